@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tally",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "TallyEvents", targets: ["TallyEvents"]),
+        .library(name: "TallyStore", targets: ["TallyStore"]),
+        .library(name: "TallyQuery", targets: ["TallyQuery"]),
+        .library(name: "TallyRender", targets: ["TallyRender"]),
+        .executable(name: "report", targets: ["report"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "TallyEvents"),
+        .target(name: "TallyStore", dependencies: ["TallyEvents", "CSQLite", "CZlib"]),
+        .target(name: "TallyQuery", dependencies: ["TallyStore"], resources: [.copy("queries")]),
+        .target(name: "TallyRender", dependencies: ["TallyQuery"]),
+        .executableTarget(name: "report", dependencies: [
+            "TallyStore", "TallyQuery", "TallyRender",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "TallyEventsTests", dependencies: ["TallyEvents"]),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
+        .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents"]),
+        .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,78 @@
+/// Checks one event's JSON against `events.md` and builds the typed `Event`, or says why not.
+///
+/// The input is one JSON value: an NDJSON line (its line end may stay) or one element of a
+/// batch. Unknown fields are never an error; absent and `null` are the same for every field.
+public enum EventValidator {
+    /// The event in the UTF-8 JSON `bytes`, or the rejection of `events.md` ("Rejections").
+    ///
+    /// - `INVALID_JSON`: not one well-formed UTF-8 JSON value.
+    /// - `INVALID_EVENT_TYPE`: not an object, or an object of no family.
+    /// - `MISSING_FIELD`, `INVALID_FIELD`, `INVALID_TIMESTAMP`, `INVALID_ACTIVE_SECONDS`: the
+    ///   family's fields; the first problem found is reported, with `eventKey` set when the
+    ///   idempotency key could be read.
+    public static func validate(_ bytes: UnsafeRawBufferPointer) -> Result<Event, EventRejection> {
+        let document: JSONDocument
+        do {
+            document = try JSONScanner.scan(bytes)
+        } catch {
+            return .failure(EventRejection(code: .invalidJSON, message: "The event is not valid JSON: \(error)"))
+        }
+        if case .object(let object) = document {
+            return validate(object)
+        }
+        return .failure(EventRejection(code: .invalidEventType,
+                                       message: "An event must be a JSON object, got \(document.kind.phrase)"))
+    }
+
+    /// `validate(_:)` on the UTF-8 of `text`.
+    public static func validate(_ text: String) -> Result<Event, EventRejection> {
+        var text = text
+        return text.withUTF8 { validate(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The event of a scanned JSON object, or its rejection.
+    public static func validate(_ object: JSONObjectView) -> Result<Event, EventRejection> {
+        let fields = EventFieldReader(object)
+        do throws(EventRejection) {
+            return .success(try event(fields))
+        } catch {
+            var rejection = error
+            rejection.eventKey = idempotencyKey(fields)
+            return .failure(rejection)
+        }
+    }
+
+    /// The event's family decided in the order of `events.md`, then its fields.
+    private static func event(_ fields: EventFieldReader) throws(EventRejection) -> Event {
+        let object = fields.object
+        if object.contains("eventName") {
+            return try observability(fields)
+        }
+        if object.contains("feedbackType") {
+            return try feedback(fields)
+        }
+        let eventType = fields.value("eventType")
+        if let eventType, eventType.isString("exposure") {
+            return try exposure(fields)
+        }
+        guard object.contains("materialId") else {
+            throw EventRejection(code: .invalidEventType, message: "The object is of no event family: it has no eventName, "
+                + "no feedbackType, no eventType \"exposure\" and no materialId with a reading eventType")
+        }
+        guard let eventType, let kind = eventType.stringCase(of: ReadingEvent.Kind.self) else {
+            let names = ReadingEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            let got = eventType.map { "got \($0.preview)" } ?? "it is absent"
+            throw EventRejection(code: .invalidEventType, field: "eventType",
+                                 message: "eventType of an event with materialId must be one of \(names), \(got)")
+        }
+        return try reading(fields, kind: kind)
+    }
+
+    /// The idempotency key if it is a non-empty string: `id` for feedback, `eventId` otherwise
+    /// (either for an object of no family).
+    private static func idempotencyKey(_ fields: EventFieldReader) -> String? {
+        let isFeedback = !fields.object.contains("eventName") && fields.object.contains("feedbackType")
+        let key = isFeedback ? fields.value("id")?.string : fields.value("eventId")?.string ?? fields.value("id")?.string
+        return key?.isEmpty == false ? key : nil
+    }
+}

@@ -1,0 +1,96 @@
+/// A validated JSON object: for each member, where its key and value lie in the scanned bytes.
+///
+/// Nothing is decoded up front; `self[key]` finds a member (the last one when a key repeats,
+/// as Python's `json` does) and its `JSONValueView` decodes on demand. The view borrows the
+/// scanned bytes: use it only while they stay alive and unchanged.
+public struct JSONObjectView {
+    /// The whole buffer that was scanned; all offsets refer to it.
+    public let bytes: UnsafeRawBufferPointer
+    /// Offsets of the object's text, braces included.
+    public let byteRange: Range<Int>
+    /// The members in input order, repeated keys included, and their index.
+    let table: JSONMemberTable
+
+    /// Scans an object whose `{` is at the cursor; leaves the cursor past its `}`. `depth` is the object's nesting depth.
+    init(bytes: UnsafeRawBufferPointer, cursor: inout JSONCursor, depth: Int = 1) throws(JSONSyntaxError) {
+        self.bytes = bytes
+        let start = cursor.position
+        cursor.position += 1
+        var table = JSONMemberTable.make(capacity: 16)
+        if try cursor.nextSignificant() != 0x7D { // }
+            while true {
+                let key = try cursor.scanKeyAndColon()
+                let valueStart = cursor.position
+                let (kind, flags) = try cursor.scanValue(try cursor.current(), depth: depth + 1)
+                let member = JSONMember(
+                    keyPrefix: JSONMember.prefix(cursor.base + key.start, count: key.length, readable: cursor.end - key.start),
+                    keyStart: key.start, keyLength: key.length, valueStart: valueStart, valueEnd: cursor.position,
+                    kind: kind, valueFlags: flags, keyEscaped: key.escaped)
+                table = table.appending(member, keysAt: cursor.base)
+                let next = try cursor.nextSignificant()
+                if next == 0x2C { // ,
+                    cursor.position += 1
+                    cursor.skipWhitespace()
+                } else if next == 0x7D {
+                    break
+                } else {
+                    throw cursor.error(.unexpectedByte)
+                }
+            }
+        }
+        cursor.position += 1
+        self.table = table
+        byteRange = start..<cursor.position
+    }
+
+    /// The object's JSON text, exactly as it appears in the input.
+    public var rawText: String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[byteRange]), as: UTF8.self)
+    }
+
+    /// The number of members, repeated keys counted each time.
+    public var count: Int { table.header.count }
+
+    /// Whether the object has a member named `key` (whatever its value, `null` included).
+    public func contains(_ key: StaticString) -> Bool {
+        memberIndex(key) != nil
+    }
+
+    /// The value of the member named `key` (the last one if the key repeats); `nil` when absent.
+    public subscript(key: StaticString) -> JSONValueView? {
+        guard let index = memberIndex(key) else { return nil }
+        let member = table[index]
+        return JSONValueView(bytes: bytes, kind: member.kind, flags: member.valueFlags,
+                             range: member.valueStart..<member.valueEnd)
+    }
+
+    /// The index of the last member named `key`.
+    @inline(__always)
+    func memberIndex(_ key: StaticString) -> Int? {
+        key.withUTF8Buffer { wanted -> Int? in
+            let count = wanted.count
+            let wantedBase = UnsafeRawPointer(wanted.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            let prefix = JSONMember.prefix(wantedBase, count: count, readable: count)
+            return table.lastIndex(prefix: prefix, length: count) { member in
+                if member.keyEscaped { return decodedKey(member).utf8.elementsEqual(wanted) }
+                return member.keyLength == count && member.keyPrefix == prefix
+                    && (count <= 8 || rawKey(member, equals: wantedBase, count: count))
+            }
+        }
+    }
+
+    /// Whether the bytes of `member`'s key after the first eight equal those of `wanted`.
+    private func rawKey(_ member: JSONMember, equals wanted: UnsafeRawPointer, count: Int) -> Bool {
+        let raw = bytes.baseAddress! + member.keyStart
+        for i in 8..<count where raw.load(fromByteOffset: i, as: UInt8.self) != wanted.load(fromByteOffset: i, as: UInt8.self) {
+            return false
+        }
+        return true
+    }
+
+    /// The key of a member whose raw key holds escapes, decoded.
+    private func decodedKey(_ member: JSONMember) -> String {
+        JSONValueView(bytes: bytes, kind: .string, flags: .escaped,
+                      range: member.keyStart - 1..<member.keyStart + member.keyLength + 1).string ?? ""
+    }
+}

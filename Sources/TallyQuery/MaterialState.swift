@@ -1,0 +1,56 @@
+import TallyStore
+
+/// A `material_state` row, or several merged (all users together).
+struct MaterialState {
+    struct Newest {
+        var ts: Int64
+        var seq: Int64
+        var key: String
+
+        func isNewer(than other: Newest) -> Bool {
+            if ts != other.ts { return ts > other.ts }
+            if seq != other.seq { return seq > other.seq }
+            return other.key.utf8.lexicographicallyPrecedes(key.utf8)
+        }
+    }
+
+    var materialId: String
+    var activeSeconds: Int
+    var completions: Int
+    var last: Newest
+    var targetType: String
+    var title: (order: Newest, value: String)?
+    var position: (order: Newest, value: MaterialPosition)?
+
+    init(row: Statement) {
+        materialId = row.text(1) ?? ""
+        activeSeconds = row.int(3)
+        completions = row.int(4)
+        last = Newest(ts: row.int64(5), seq: row.int64(6), key: row.text(7) ?? "")
+        targetType = row.text(8) ?? "knowledge_source"
+        if let value = row.text(9) {
+            title = (Newest(ts: row.int64(10), seq: row.int64(11), key: row.text(12) ?? ""), value)
+        }
+        if let json = row.text(13) {
+            let progress = row.isNull(14) ? nil : row.double(14)
+            position = (Newest(ts: row.int64(15), seq: row.int64(16), key: row.text(17) ?? ""),
+                        MaterialPosition(json: json, progress: progress))
+        }
+    }
+
+    /// Folds another user's row of the same material into this one.
+    mutating func merge(_ other: MaterialState) {
+        activeSeconds += other.activeSeconds
+        completions += other.completions
+        if other.last.isNewer(than: last) {
+            last = other.last
+            targetType = other.targetType
+        }
+        if let theirs = other.title, title.map({ theirs.order.isNewer(than: $0.order) }) ?? true {
+            title = theirs
+        }
+        if let theirs = other.position, position.map({ theirs.order.isNewer(than: $0.order) }) ?? true {
+            position = theirs
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import TallyStore
+
+extension Reports {
+    /// Exact nearest-rank percentiles of `properties.field` of events named `event`, per value
+    /// of `properties.by` (or the event's appVersion).
+    public func latency(event: String, field: String, by: String) throws -> GroupedReport {
+        var rows: [[ReportValue]] = []
+        var group: SQLValue?
+        var values: [Double] = []
+        func flush() {
+            guard let group, !values.isEmpty else { return }
+            func rank(_ k: Double) -> ReportValue {
+                let index = Int((k / 100 * Double(values.count)).rounded(.up)) - 1
+                return Self.number(values[max(0, min(values.count - 1, index))])
+            }
+            rows.append([ReportValue(group), .int(Int64(values.count)), rank(50), rank(90), rank(99), Self.number(values[values.count - 1])])
+        }
+        try run("latency_values", ["event": .text(event), "field": .text(field), "by": .text(by)]) { row in
+            let key = row.value(0)
+            if key != group {
+                flush()
+                group = key
+                values.removeAll(keepingCapacity: true)
+            }
+            values.append(row.double(1))
+        }
+        flush()
+        return GroupedReport(columns: [
+            ReportColumn(by, role: .key), ReportColumn("count", role: .count), ReportColumn("p50", role: .measure),
+            ReportColumn("p90", role: .measure), ReportColumn("p99", role: .measure), ReportColumn("max", role: .measure),
+        ], rows: rows)
+    }
+
+    /// Counts of events named `event` per value of `by`, most frequent first.
+    public func top(event: String, by: String, limit: Int) throws -> GroupedReport {
+        guard limit >= 1 else {
+            throw QueryError.invalidParameter(name: "limit", message: "limit must be at least 1, got \(limit)")
+        }
+        var rows: [[ReportValue]] = []
+        try run("top", ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit))]) { row in
+            rows.append([ReportValue(row.value(0)), .int(row.int64(1))])
+        }
+        return GroupedReport(columns: [ReportColumn(by, role: .key), ReportColumn("count", role: .count)], rows: rows)
+    }
+
+    /// A measured value: an integer when it is one.
+    static func number(_ value: Double) -> ReportValue {
+        value == value.rounded() && abs(value) < 9e15 ? .int(Int64(value)) : .double(value)
+    }
+}

@@ -1,0 +1,87 @@
+import TallyQuery
+import TallyStore
+
+/// Turns report values into text: the one entry point of the CLI and the HTTP server.
+///
+/// Every output ends with a newline. JSON follows the shapes of `metrics.md`, keys in the order
+/// it lists them; CSV is RFC 4180 with a header row (CRLF line ends); tables align by display
+/// width. Without `color`, tables and JSON hold no escape code, not even one from the data
+/// (CSV writes its fields verbatim).
+public struct Renderer: Sendable {
+    /// Whether tables, charts and calendars may use ANSI colors and bold.
+    public var color: Bool
+    /// The first weekday of the heatmap calendar's weeks.
+    public var weekStart: WeekStart
+
+    /// Creates a renderer.
+    public init(color: Bool, weekStart: WeekStart = .sunday) {
+        self.color = color
+        self.weekStart = weekStart
+    }
+
+    /// The learning summary; the table is a key/value list with durations.
+    public func render(_ summary: LearningSummary, as format: OutputFormat) -> String {
+        render(summary.fields, as: format)
+    }
+
+    /// The trend; the table is a bar chart with one bar per day and the change from the previous period.
+    public func render(_ trend: TrendReport, as format: OutputFormat) -> String {
+        switch format {
+        case .json: trend.json.text + "\n"
+        case .csv: trend.csv
+        case .table: trend.chart(color: color)
+        }
+    }
+
+    /// The heatmap; the table is a calendar of weeks starting on `weekStart`.
+    public func render(_ heatmap: HeatmapReport, as format: OutputFormat) -> String {
+        switch format {
+        case .json: heatmap.json.text + "\n"
+        case .csv: heatmap.csv
+        case .table: heatmap.calendar(weekStart: weekStart, color: color)
+        }
+    }
+
+    /// The material to continue, or `nil` when there is none: JSON `{"type": "none"}`, and
+    /// `type` `none` with empty values in a table or CSV.
+    public func render(_ next: ContinueLearning?, as format: OutputFormat) -> String {
+        let fields = ContinueLearning.fields(of: next)
+        if next == nil, format == .json {
+            return render(fields.filter { $0.name == "type" }, as: format)
+        }
+        return render(fields, as: format)
+    }
+
+    /// The reading progress of one material; the table is a key/value list.
+    public func render(_ progress: ReadingProgress, as format: OutputFormat) -> String {
+        render(progress.fields, as: format)
+    }
+
+    /// A grouped report (dislike rate, exposures, latency, top, an ad hoc query, rejected lines):
+    /// `{"rows": [...]}`, one CSV line per row, or a table whose number columns are right-aligned.
+    public func render(_ report: GroupedReport, as format: OutputFormat) -> String {
+        switch format {
+        case .json: report.json.text + "\n"
+        case .csv: report.csv
+        case .table: report.table(color: color)
+        }
+    }
+
+    /// The counts of an ingest: `{"accepted": n, "duplicates": n, "rejected": n}`.
+    public func render(_ counts: IngestCounts, as format: OutputFormat) -> String {
+        render(counts.fields, as: format)
+    }
+
+    /// A flat report: one JSON object, a CSV header and row, or a key/value table.
+    private func render(_ fields: [ReportField], as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return JSONValue.object(fields.map { ($0.name, $0.value) }).text + "\n"
+        case .csv:
+            return CSVWriter.document(header: fields.map(\.name), rows: [fields.map(\.value.csvField)])
+        case .table:
+            let columns = [TextTable.Column(title: "field", alignment: .left), TextTable.Column(title: "value", alignment: .left)]
+            return TextTable(columns: columns, rows: fields.map { [$0.label, $0.display] }).rendered(color: color)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import TallyEvents
+
+/// Inserts validated events into their family's table; the unique key index makes a second
+/// event with a stored idempotency key a no-op (`INSERT OR IGNORE`), so the first stored wins.
+final class EventWriter {
+    private let database: Database
+    private let reading: Statement
+    private let feedback: Statement
+    private let exposure: Statement
+    private let observability: Statement
+
+    init(database db: Database) throws {
+        database = db
+        reading = try db.prepare("""
+            INSERT OR IGNORE INTO reading_events (event_id, user_id, session_id, material_id, event_type, ts_ms, tz_minutes,
+                local_date, sequence, active_seconds, progress, position, target_type, title, knowledge_base_id,
+                platform, app_version, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        feedback = try db.prepare("""
+            INSERT OR IGNORE INTO feedback_events (id, user_id, ts_ms, tz_minutes, local_date, feedback_type, reason,
+                impression_id, model_info, feed_position, item_id, platform, app_version, raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        exposure = try db.prepare("""
+            INSERT OR IGNORE INTO exposure_events (event_id, user_id, ts_ms, tz_minutes, local_date, page_id,
+                page_instance_id, item_id, impression_id, model_info, feed_position, visible_ratio, dwell_ms,
+                platform, app_version, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        observability = try db.prepare("""
+            INSERT OR IGNORE INTO observability_events (event_id, user_id, ts_ms, tz_minutes, local_date, event_name,
+                session_id, properties, platform, app_version, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    /// Inserts `event` with its raw JSON; false when its idempotency key was already stored.
+    func insert(_ event: Event, localDate: String, raw: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        let statement: Statement
+        switch event {
+        case .reading(let e):
+            statement = reading
+            statement.bind(e.eventId, at: 1)
+            statement.bind(e.common.userId, at: 2)
+            statement.bind(e.clientSessionId, at: 3)
+            statement.bind(e.materialId, at: 4)
+            statement.bind(e.kind.rawValue, at: 5)
+            statement.bind(e.clientTimestampMs, at: 6)
+            statement.bind(Int64(e.common.timezoneOffsetMinutes), at: 7)
+            statement.bind(localDate, at: 8)
+            statement.bind(e.sequence, at: 9)
+            statement.bind(Int64(e.activeSecondsDelta), at: 10)
+            statement.bind(e.progress, at: 11)
+            statement.bind(e.positionJSON, at: 12)
+            statement.bind(e.targetType.rawValue, at: 13)
+            statement.bind(e.title, at: 14)
+            statement.bind(e.knowledgeBaseId, at: 15)
+            statement.bind(e.common.platform, at: 16)
+            statement.bind(e.common.appVersion, at: 17)
+            statement.bindText(raw, at: 18)
+        case .feedback(let e):
+            statement = feedback
+            statement.bind(e.id, at: 1)
+            statement.bind(e.common.userId, at: 2)
+            statement.bind(e.timestampMs, at: 3)
+            statement.bind(Int64(e.common.timezoneOffsetMinutes), at: 4)
+            statement.bind(localDate, at: 5)
+            statement.bind(e.kind.rawValue, at: 6)
+            statement.bind(e.reason, at: 7)
+            statement.bind(e.impressionId, at: 8)
+            statement.bind(e.modelInfo, at: 9)
+            statement.bind(Int64(e.feedPosition), at: 10)
+            statement.bind(e.itemId, at: 11)
+            statement.bind(e.common.platform, at: 12)
+            statement.bind(e.common.appVersion, at: 13)
+            statement.bindText(raw, at: 14)
+        case .exposure(let e):
+            statement = exposure
+            statement.bind(e.eventId, at: 1)
+            statement.bind(e.common.userId, at: 2)
+            statement.bind(e.clientTimestampMs, at: 3)
+            statement.bind(Int64(e.common.timezoneOffsetMinutes), at: 4)
+            statement.bind(localDate, at: 5)
+            statement.bind(e.pageId, at: 6)
+            statement.bind(e.pageInstanceId, at: 7)
+            statement.bind(e.itemId, at: 8)
+            statement.bind(e.impressionId, at: 9)
+            statement.bind(e.modelInfo, at: 10)
+            statement.bind(e.feedPosition.map(Int64.init), at: 11)
+            statement.bind(e.visibleRatio, at: 12)
+            statement.bind(e.dwellMs, at: 13)
+            statement.bind(e.common.platform, at: 14)
+            statement.bind(e.common.appVersion, at: 15)
+            statement.bindText(raw, at: 16)
+        case .observability(let e):
+            statement = observability
+            statement.bind(e.eventId, at: 1)
+            statement.bind(e.common.userId, at: 2)
+            statement.bind(e.timestampMs, at: 3)
+            statement.bind(Int64(e.common.timezoneOffsetMinutes), at: 4)
+            statement.bind(localDate, at: 5)
+            statement.bind(e.eventName, at: 6)
+            statement.bind(e.sessionId, at: 7)
+            statement.bind(e.propertiesJSON, at: 8)
+            statement.bind(e.common.platform, at: 9)
+            statement.bind(e.common.appVersion, at: 10)
+            statement.bindText(raw, at: 11)
+        }
+        try statement.step()
+        statement.reset()
+        return database.changes == 1
+    }
+}

@@ -1,0 +1,123 @@
+import TallyEvents
+
+/// Validates records and stores them in batches: each batch, its rollups and its rejected
+/// lines commit in one transaction, so a crash at any moment leaves the store consistent and
+/// re-running the same input converges (stored events come back as duplicates).
+public final class Ingestor {
+    /// Called for every rejected record, in input order (for stderr or a per-event answer).
+    public typealias RejectionHandler = (RecordOrigin, EventRejection) -> Void
+
+    private let database: Database
+    private let events: EventWriter
+    private let rollups: RollupWriter
+    private let rejectedLines: Statement
+    private let batchSize: Int
+    private var batch = RollupBatch()
+    private var pending = 0
+    private var inTransaction = false
+    private var dateCache: (day: Int, text: String) = (Int.min, "")
+    /// Counts since this ingestor was created.
+    public private(set) var counts = IngestCounts()
+
+    /// Creates an ingestor writing into `store`, committing every `batchSize` records.
+    public init(store: EventStore, batchSize: Int = 20_000) throws {
+        database = store.database
+        events = try EventWriter(database: database)
+        rollups = try RollupWriter(database: database)
+        rejectedLines = try database.prepare("""
+            INSERT OR IGNORE INTO rejected_lines (file, line, element, code, field, message, event_key, raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        self.batchSize = batchSize
+    }
+
+    /// Validates and stores one record (the UTF-8 bytes of one JSON value).
+    ///
+    /// `malformed` says why the reader could not cut a whole JSON value out of the input
+    /// (a damaged batch array): such a record is rejected as `INVALID_JSON`.
+    @discardableResult
+    public func add(_ bytes: UnsafeRawBufferPointer, origin: RecordOrigin, malformed: String? = nil) throws -> IngestOutcome {
+        if !inTransaction {
+            try database.execute("BEGIN IMMEDIATE")
+            inTransaction = true
+        }
+        let raw = bytes.bindMemory(to: UInt8.self)
+        let outcome: IngestOutcome
+        let result = malformed.map { .failure(EventRejection(code: .invalidJSON, message: $0)) } ?? EventValidator.validate(bytes)
+        switch result {
+        case .failure(let rejection):
+            try keep(rejection, raw: raw, origin: origin)
+            counts.rejected += 1
+            outcome = .rejected(rejection)
+        case .success(let event):
+            let localDate = localDateText(LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes))
+            if try events.insert(event, localDate: localDate, raw: raw) {
+                switch event {
+                case .reading(let e): batch.add(e, localDate: localDate)
+                case .feedback(let e): batch.add(e)
+                case .exposure(let e): batch.add(e, localDate: localDate)
+                case .observability: break
+                }
+                counts.accepted += 1
+                outcome = .accepted(key: event.idempotencyKey)
+            } else {
+                counts.duplicates += 1
+                outcome = .duplicate(key: event.idempotencyKey)
+            }
+        }
+        pending += 1
+        if pending >= batchSize {
+            try commit()
+        }
+        return outcome
+    }
+
+    /// Writes the rollups of the current batch and commits it.
+    public func commit() throws {
+        guard inTransaction else { return }
+        do {
+            if !batch.isEmpty {
+                try rollups.write(batch)
+            }
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            inTransaction = false
+            batch = RollupBatch()
+            throw error
+        }
+        inTransaction = false
+        batch = RollupBatch()
+        pending = 0
+    }
+
+    /// Drops the uncommitted batch (after an error the caller reports); counts are not rewound.
+    public func rollback() {
+        guard inTransaction else { return }
+        try? database.execute("ROLLBACK")
+        inTransaction = false
+        batch = RollupBatch()
+        pending = 0
+    }
+
+    private func keep(_ rejection: EventRejection, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws {
+        let s = rejectedLines
+        s.bind(origin.file, at: 1)
+        s.bind(Int64(origin.line), at: 2)
+        s.bind(origin.element.map(Int64.init), at: 3)
+        s.bind(rejection.code.rawValue, at: 4)
+        s.bind(rejection.field, at: 5)
+        s.bind(rejection.message, at: 6)
+        s.bind(rejection.eventKey, at: 7)
+        s.bindText(raw, at: 8)
+        try s.step()
+        s.reset()
+    }
+
+    private func localDateText(_ date: LocalDate) -> String {
+        if date.dayNumber != dateCache.day {
+            dateCache = (date.dayNumber, date.description)
+        }
+        return dateCache.text
+    }
+}

@@ -1,0 +1,151 @@
+import TallyEvents
+
+/// The rollup changes of the events accepted since the last commit, merged in memory so that
+/// a batch of thousands of events costs a handful of upserts (written by `RollupWriter`).
+struct RollupBatch {
+    struct UserDateMaterial: Hashable {
+        var user: String
+        var date: String
+        var material: String
+    }
+
+    struct DateMaterial: Hashable {
+        var date: String
+        var material: String
+    }
+
+    struct UserMaterial: Hashable {
+        var user: String
+        var material: String
+    }
+
+    struct UserImpression: Hashable {
+        var user: String
+        var impression: String
+    }
+
+    struct ImpressionGroup: Hashable {
+        var user: String
+        var impression: String
+        var modelInfo: String?
+        var feedPosition: Int?
+    }
+
+    struct PageItem: Hashable {
+        var pageInstance: String
+        var item: String
+    }
+
+    struct Activity {
+        var seconds = 0
+        var events = 0
+    }
+
+    struct MaterialDelta {
+        var activity = Activity()
+        var completions = 0
+        var last: OrderKey
+        var targetType: String
+        var title: (order: OrderKey, value: String)?
+        var position: (order: OrderKey, json: String, progress: Double?)?
+    }
+
+    struct UserDelta {
+        var last: OrderKey
+        var timezoneOffsetMinutes: Int
+    }
+
+    struct Reaction {
+        var order: OrderKey
+        var kind: String
+        var reason: String?
+        var modelInfo: String
+        var feedPosition: Int
+    }
+
+    struct FirstExposure {
+        var order: OrderKey
+        var user: String
+        var localDate: String
+        var pageId: String?
+        var modelInfo: String?
+        var feedPosition: Int?
+        var events: Int
+    }
+
+    var daily: [UserDateMaterial: Activity] = [:]
+    var dailyAll: [DateMaterial: Activity] = [:]
+    var materials: [UserMaterial: MaterialDelta] = [:]
+    var users: [String: UserDelta] = [:]
+    var reactions: [UserImpression: Reaction] = [:]
+    var impressionGroups: Set<ImpressionGroup> = []
+    var firstExposures: [PageItem: FirstExposure] = [:]
+
+    var isEmpty: Bool {
+        daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
+            && impressionGroups.isEmpty && firstExposures.isEmpty
+    }
+
+    mutating func add(_ event: ReadingEvent, localDate: String) {
+        let user = event.common.userId
+        let seconds = event.activeSecondsDelta
+        daily[UserDateMaterial(user: user, date: localDate, material: event.materialId), default: Activity()]
+            .add(seconds: seconds)
+        dailyAll[DateMaterial(date: localDate, material: event.materialId), default: Activity()].add(seconds: seconds)
+
+        let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: event.sequence ?? 0, key: event.eventId)
+        let key = UserMaterial(user: user, material: event.materialId)
+        var delta = materials[key] ?? MaterialDelta(last: order, targetType: event.targetType.rawValue)
+        delta.activity.add(seconds: seconds)
+        if event.kind == .markedAsRead { delta.completions += 1 }
+        if delta.last <= order {
+            delta.last = order
+            delta.targetType = event.targetType.rawValue
+        }
+        if let title = event.title, delta.title.map({ $0.order < order }) ?? true {
+            delta.title = (order, title)
+        }
+        if let position = event.positionJSON, delta.position.map({ $0.order < order }) ?? true {
+            delta.position = (order, position, event.progress)
+        }
+        materials[key] = delta
+
+        if users[user].map({ $0.last < order }) ?? true {
+            users[user] = UserDelta(last: order, timezoneOffsetMinutes: event.common.timezoneOffsetMinutes)
+        }
+    }
+
+    mutating func add(_ event: FeedbackEvent) {
+        let key = UserImpression(user: event.common.userId, impression: event.impressionId)
+        let order = OrderKey(timestampMs: event.timestampMs, sequence: 0, key: event.id)
+        if reactions[key].map({ $0.order < order }) ?? true {
+            reactions[key] = Reaction(order: order, kind: event.kind.rawValue, reason: event.reason,
+                                      modelInfo: event.modelInfo, feedPosition: event.feedPosition)
+        }
+    }
+
+    mutating func add(_ event: ExposureEvent, localDate: String) {
+        if let impression = event.impressionId {
+            impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
+                                                    modelInfo: event.modelInfo, feedPosition: event.feedPosition))
+        }
+        let key = PageItem(pageInstance: event.pageInstanceId, item: event.itemId)
+        let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
+        var first = firstExposures[key] ?? FirstExposure(order: order, user: event.common.userId, localDate: localDate,
+                                                          pageId: event.pageId, modelInfo: event.modelInfo,
+                                                          feedPosition: event.feedPosition, events: 0)
+        first.events += 1
+        if order < first.order {
+            first = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
+                                  modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: first.events)
+        }
+        firstExposures[key] = first
+    }
+}
+
+extension RollupBatch.Activity {
+    mutating func add(seconds: Int) {
+        self.seconds += seconds
+        events += 1
+    }
+}

@@ -1,0 +1,141 @@
+/// Writes a `RollupBatch` into the rollup tables with upserts that merge it into what is stored:
+/// sums add up, "newest" and "earliest" fields move only for a later (earlier) ordering key.
+final class RollupWriter {
+    private let daily: Statement
+    private let dailyAll: Statement
+    private let material: Statement
+    private let user: Statement
+    private let reaction: Statement
+    private let impressionGroup: Statement
+    private let firstExposure: Statement
+
+    /// `(a_ts, a_seq, a_key) > (b_ts, b_seq, b_key)` for SQL.
+    private static func newer(_ a: String, than b: String) -> String {
+        "(excluded.\(a)_ts, excluded.\(a)_seq, excluded.\(a)_key) > (\(b)_ts, \(b)_seq, \(b)_key)"
+    }
+
+    init(database db: Database) throws {
+        daily = try db.prepare("""
+            INSERT INTO reading_daily (user_id, local_date, material_id, active_seconds, events) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, local_date, material_id) DO UPDATE SET
+                active_seconds = active_seconds + excluded.active_seconds, events = events + excluded.events
+            """)
+        dailyAll = try db.prepare("""
+            INSERT INTO reading_daily_all (local_date, material_id, active_seconds, events) VALUES (?, ?, ?, ?)
+            ON CONFLICT (local_date, material_id) DO UPDATE SET
+                active_seconds = active_seconds + excluded.active_seconds, events = events + excluded.events
+            """)
+        let lastNewer = Self.newer("last", than: "last")
+        let titleNewer = "excluded.title IS NOT NULL AND (title IS NULL OR \(Self.newer("title", than: "title")))"
+        let positionNewer = "excluded.position IS NOT NULL AND (position IS NULL OR \(Self.newer("position", than: "position")))"
+        material = try db.prepare("""
+            INSERT INTO material_state (user_id, material_id, events, active_seconds, completions,
+                last_ts, last_seq, last_key, target_type, title, title_ts, title_seq, title_key,
+                position, progress, position_ts, position_seq, position_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, material_id) DO UPDATE SET
+                events = events + excluded.events,
+                active_seconds = active_seconds + excluded.active_seconds,
+                completions = completions + excluded.completions,
+                last_ts = CASE WHEN \(lastNewer) THEN excluded.last_ts ELSE last_ts END,
+                last_seq = CASE WHEN \(lastNewer) THEN excluded.last_seq ELSE last_seq END,
+                last_key = CASE WHEN \(lastNewer) THEN excluded.last_key ELSE last_key END,
+                target_type = CASE WHEN \(lastNewer) THEN excluded.target_type ELSE target_type END,
+                title = CASE WHEN \(titleNewer) THEN excluded.title ELSE title END,
+                title_ts = CASE WHEN \(titleNewer) THEN excluded.title_ts ELSE title_ts END,
+                title_seq = CASE WHEN \(titleNewer) THEN excluded.title_seq ELSE title_seq END,
+                title_key = CASE WHEN \(titleNewer) THEN excluded.title_key ELSE title_key END,
+                position = CASE WHEN \(positionNewer) THEN excluded.position ELSE position END,
+                progress = CASE WHEN \(positionNewer) THEN excluded.progress ELSE progress END,
+                position_ts = CASE WHEN \(positionNewer) THEN excluded.position_ts ELSE position_ts END,
+                position_seq = CASE WHEN \(positionNewer) THEN excluded.position_seq ELSE position_seq END,
+                position_key = CASE WHEN \(positionNewer) THEN excluded.position_key ELSE position_key END
+            """)
+        user = try db.prepare("""
+            INSERT INTO reading_user_state (user_id, last_ts, last_seq, last_key, tz_minutes) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET
+                last_ts = excluded.last_ts, last_seq = excluded.last_seq, last_key = excluded.last_key,
+                tz_minutes = excluded.tz_minutes
+            WHERE \(lastNewer)
+            """)
+        reaction = try db.prepare("""
+            INSERT INTO impression_reactions (user_id, impression_id, ts_ms, reaction_key, feedback_type, reason,
+                model_info, feed_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, impression_id) DO UPDATE SET
+                ts_ms = excluded.ts_ms, reaction_key = excluded.reaction_key, feedback_type = excluded.feedback_type,
+                reason = excluded.reason, model_info = excluded.model_info, feed_position = excluded.feed_position
+            WHERE (excluded.ts_ms, excluded.reaction_key) > (ts_ms, reaction_key)
+            """)
+        impressionGroup = try db.prepare("""
+            INSERT OR IGNORE INTO impression_exposures (user_id, impression_id, model_info, feed_position) VALUES (?, ?, ?, ?)
+            """)
+        let firstEarlier = "(excluded.first_ts, excluded.first_seq, excluded.first_key) < (first_ts, first_seq, first_key)"
+        firstExposure = try db.prepare("""
+            INSERT INTO exposure_firsts (page_instance_id, item_id, first_ts, first_seq, first_key, user_id, local_date,
+                page_id, model_info, feed_position, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (page_instance_id, item_id) DO UPDATE SET
+                events = events + excluded.events,
+                first_ts = CASE WHEN \(firstEarlier) THEN excluded.first_ts ELSE first_ts END,
+                first_seq = CASE WHEN \(firstEarlier) THEN excluded.first_seq ELSE first_seq END,
+                first_key = CASE WHEN \(firstEarlier) THEN excluded.first_key ELSE first_key END,
+                user_id = CASE WHEN \(firstEarlier) THEN excluded.user_id ELSE user_id END,
+                local_date = CASE WHEN \(firstEarlier) THEN excluded.local_date ELSE local_date END,
+                page_id = CASE WHEN \(firstEarlier) THEN excluded.page_id ELSE page_id END,
+                model_info = CASE WHEN \(firstEarlier) THEN excluded.model_info ELSE model_info END,
+                feed_position = CASE WHEN \(firstEarlier) THEN excluded.feed_position ELSE feed_position END
+            """)
+    }
+
+    func write(_ batch: RollupBatch) throws {
+        for (key, activity) in batch.daily {
+            try daily.bind([.text(key.user), .text(key.date), .text(key.material),
+                            .int(Int64(activity.seconds)), .int(Int64(activity.events))])
+            try daily.run()
+        }
+        for (key, activity) in batch.dailyAll {
+            try dailyAll.bind([.text(key.date), .text(key.material), .int(Int64(activity.seconds)), .int(Int64(activity.events))])
+            try dailyAll.run()
+        }
+        for (key, delta) in batch.materials {
+            try material.bind([
+                .text(key.user), .text(key.material), .int(Int64(delta.activity.events)),
+                .int(Int64(delta.activity.seconds)), .int(Int64(delta.completions)),
+            ] + Self.values(delta.last) + [.text(delta.targetType), delta.title.map { .text($0.value) } ?? .null]
+              + Self.values(delta.title?.order) + [
+                delta.position.map { .text($0.json) } ?? .null,
+                delta.position?.progress.map { .double($0) } ?? .null,
+            ] + Self.values(delta.position?.order))
+            try material.run()
+        }
+        for (key, delta) in batch.users {
+            try user.bind([.text(key)] + Self.values(delta.last) + [.int(Int64(delta.timezoneOffsetMinutes))])
+            try user.run()
+        }
+        for (key, reaction) in batch.reactions {
+            try self.reaction.bind([
+                .text(key.user), .text(key.impression), .int(reaction.order.timestampMs), .text(reaction.order.key),
+                .text(reaction.kind), reaction.reason.map { .text($0) } ?? .null, .text(reaction.modelInfo),
+                .int(Int64(reaction.feedPosition)),
+            ])
+            try self.reaction.run()
+        }
+        for group in batch.impressionGroups {
+            try impressionGroup.bind([.text(group.user), .text(group.impression), group.modelInfo.map { .text($0) } ?? .null,
+                                      group.feedPosition.map { .int(Int64($0)) } ?? .null])
+            try impressionGroup.run()
+        }
+        for (key, first) in batch.firstExposures {
+            try firstExposure.bind([.text(key.pageInstance), .text(key.item)] + Self.values(first.order) + [
+                .text(first.user), .text(first.localDate), first.pageId.map { .text($0) } ?? .null,
+                first.modelInfo.map { .text($0) } ?? .null, first.feedPosition.map { .int(Int64($0)) } ?? .null,
+                .int(Int64(first.events)),
+            ])
+            try firstExposure.run()
+        }
+    }
+
+    private static func values(_ order: OrderKey?) -> [SQLValue] {
+        guard let order else { return [.null, .null, .null] }
+        return [.int(order.timestampMs), .int(order.sequence), .text(order.key)]
+    }
+}

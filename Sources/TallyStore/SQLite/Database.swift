@@ -1,0 +1,100 @@
+import CSQLite
+
+/// One SQLite connection, used from one thread at a time.
+///
+/// A thin layer over the C API: prepared statements, transactions and errors that name the SQL.
+public final class Database {
+    /// How a connection opens its file.
+    public enum Mode: Sendable {
+        /// Read and write, creating the file when missing.
+        case readWrite
+        /// Read only: any write fails (`SQLITE_READONLY`), the file must exist.
+        case readOnly
+    }
+
+    let handle: OpaquePointer
+    /// The path of the database file.
+    public let path: String
+
+    /// Opens (or creates, in `.readWrite`) the database at `path`.
+    public init(path: String, mode: Mode = .readWrite) throws {
+        var db: OpaquePointer?
+        let flags = mode == .readOnly
+            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw DatabaseError(code: rc, message: message)
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 10_000)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw DatabaseError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// Compiles one statement.
+    public func prepare(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        let (rc, trailing) = sql.withCString { text -> (Int32, Bool) in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            let rest = tail.map { String(cString: $0) } ?? ""
+            return (rc, !rest.allSatisfy(\.isWhitespace) && !rest.hasPrefix(";"))
+        }
+        guard rc == SQLITE_OK, let statement else {
+            throw DatabaseError(code: rc, message: lastErrorMessage, sql: sql)
+        }
+        if trailing {
+            sqlite3_finalize(statement)
+            throw DatabaseError(code: SQLITE_MISUSE, message: "only one statement can be prepared at a time", sql: sql)
+        }
+        return Statement(handle: statement, database: self, sql: sql)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int {
+        Int(sqlite3_changes(handle))
+    }
+
+    /// The first column of the first row of `sql`, as an integer.
+    public func scalarInt(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.isNull(0) ? nil : statement.int64(0)
+    }
+
+    var lastErrorMessage: String {
+        String(cString: sqlite3_errmsg(handle))
+    }
+}

@@ -1,0 +1,191 @@
+/// The store's schema: one table per event family (typed columns plus the raw JSON),
+/// rollups kept current at ingest, and the rejected lines. `docs/schema.md` describes it.
+public enum TallySchema {
+    /// Every migration of the store, oldest first.
+    public static let migrator = Migrator(migrations: [
+        Migration("v1-events-and-rollups", sql: v1),
+    ])
+
+    static let v1 = """
+    CREATE TABLE reading_events (
+        event_id          TEXT NOT NULL,
+        user_id           TEXT NOT NULL,
+        session_id        TEXT,
+        material_id       TEXT NOT NULL,
+        event_type        TEXT NOT NULL,
+        ts_ms             INTEGER NOT NULL,
+        tz_minutes        INTEGER NOT NULL,
+        local_date        TEXT NOT NULL,
+        sequence          INTEGER,
+        active_seconds    INTEGER NOT NULL,
+        progress          REAL,
+        position          TEXT,
+        target_type       TEXT NOT NULL,
+        title             TEXT,
+        knowledge_base_id TEXT,
+        platform          TEXT,
+        app_version       TEXT,
+        raw               TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX reading_events_key ON reading_events (event_id);
+
+    CREATE TABLE feedback_events (
+        id            TEXT NOT NULL,
+        user_id       TEXT NOT NULL,
+        ts_ms         INTEGER NOT NULL,
+        tz_minutes    INTEGER NOT NULL,
+        local_date    TEXT NOT NULL,
+        feedback_type TEXT NOT NULL,
+        reason        TEXT,
+        impression_id TEXT NOT NULL,
+        model_info    TEXT NOT NULL,
+        feed_position INTEGER NOT NULL,
+        item_id       TEXT,
+        platform      TEXT,
+        app_version   TEXT,
+        raw           TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX feedback_events_key ON feedback_events (id);
+
+    CREATE TABLE exposure_events (
+        event_id         TEXT NOT NULL,
+        user_id          TEXT NOT NULL,
+        ts_ms            INTEGER NOT NULL,
+        tz_minutes       INTEGER NOT NULL,
+        local_date       TEXT NOT NULL,
+        page_id          TEXT,
+        page_instance_id TEXT NOT NULL,
+        item_id          TEXT NOT NULL,
+        impression_id    TEXT,
+        model_info       TEXT,
+        feed_position    INTEGER,
+        visible_ratio    REAL,
+        dwell_ms         INTEGER,
+        platform         TEXT,
+        app_version      TEXT,
+        raw              TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX exposure_events_key ON exposure_events (event_id);
+
+    CREATE TABLE observability_events (
+        event_id    TEXT NOT NULL,
+        user_id     TEXT NOT NULL,
+        ts_ms       INTEGER NOT NULL,
+        tz_minutes  INTEGER NOT NULL,
+        local_date  TEXT NOT NULL,
+        event_name  TEXT NOT NULL,
+        session_id  TEXT NOT NULL,
+        properties  TEXT NOT NULL,
+        platform    TEXT,
+        app_version TEXT,
+        raw         TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX observability_events_key ON observability_events (event_id);
+    CREATE INDEX observability_events_name ON observability_events (event_name);
+
+    -- Active seconds and event counts per user, local date and material.
+    CREATE TABLE reading_daily (
+        user_id        TEXT NOT NULL,
+        local_date     TEXT NOT NULL,
+        material_id    TEXT NOT NULL,
+        active_seconds INTEGER NOT NULL,
+        events         INTEGER NOT NULL,
+        PRIMARY KEY (user_id, local_date, material_id)
+    ) WITHOUT ROWID;
+
+    -- The same for all users together.
+    CREATE TABLE reading_daily_all (
+        local_date     TEXT NOT NULL,
+        material_id    TEXT NOT NULL,
+        active_seconds INTEGER NOT NULL,
+        events         INTEGER NOT NULL,
+        PRIMARY KEY (local_date, material_id)
+    ) WITHOUT ROWID;
+
+    -- Per user and material: totals, completion, and the newest event, title and position
+    -- (each with its ordering key: timestamp, sequence, event id).
+    CREATE TABLE material_state (
+        user_id        TEXT NOT NULL,
+        material_id    TEXT NOT NULL,
+        events         INTEGER NOT NULL,
+        active_seconds INTEGER NOT NULL,
+        completions    INTEGER NOT NULL,
+        last_ts        INTEGER NOT NULL,
+        last_seq       INTEGER NOT NULL,
+        last_key       TEXT NOT NULL,
+        target_type    TEXT NOT NULL,
+        title          TEXT,
+        title_ts       INTEGER,
+        title_seq      INTEGER,
+        title_key      TEXT,
+        position       TEXT,
+        progress       REAL,
+        position_ts    INTEGER,
+        position_seq   INTEGER,
+        position_key   TEXT,
+        PRIMARY KEY (user_id, material_id)
+    ) WITHOUT ROWID;
+
+    -- Per user: the newest reading event, whose offset is the user's zone for "today".
+    CREATE TABLE reading_user_state (
+        user_id    TEXT NOT NULL PRIMARY KEY,
+        last_ts    INTEGER NOT NULL,
+        last_seq   INTEGER NOT NULL,
+        last_key   TEXT NOT NULL,
+        tz_minutes INTEGER NOT NULL
+    ) WITHOUT ROWID;
+
+    -- Per user and impression: the newest feedback event (the final reaction).
+    CREATE TABLE impression_reactions (
+        user_id       TEXT NOT NULL,
+        impression_id TEXT NOT NULL,
+        ts_ms         INTEGER NOT NULL,
+        reaction_key  TEXT NOT NULL,
+        feedback_type TEXT NOT NULL,
+        reason        TEXT,
+        model_info    TEXT NOT NULL,
+        feed_position INTEGER NOT NULL,
+        PRIMARY KEY (user_id, impression_id)
+    ) WITHOUT ROWID;
+
+    -- Distinct (user, impression) of exposure events per group.
+    CREATE TABLE impression_exposures (
+        user_id       TEXT NOT NULL,
+        impression_id TEXT NOT NULL,
+        model_info    TEXT,
+        feed_position INTEGER
+    );
+    CREATE UNIQUE INDEX impression_exposures_key
+        ON impression_exposures (user_id, impression_id, ifnull(model_info, ''), ifnull(feed_position, -1));
+
+    -- Per (page instance, item): the earliest exposure event and how many events it had.
+    CREATE TABLE exposure_firsts (
+        page_instance_id TEXT NOT NULL,
+        item_id          TEXT NOT NULL,
+        first_ts         INTEGER NOT NULL,
+        first_seq        INTEGER NOT NULL,
+        first_key        TEXT NOT NULL,
+        user_id          TEXT NOT NULL,
+        local_date       TEXT NOT NULL,
+        page_id          TEXT,
+        model_info       TEXT,
+        feed_position    INTEGER,
+        events           INTEGER NOT NULL,
+        PRIMARY KEY (page_instance_id, item_id)
+    ) WITHOUT ROWID;
+
+    -- Lines that failed validation, kept verbatim; a re-run does not add them twice.
+    CREATE TABLE rejected_lines (
+        id         INTEGER PRIMARY KEY,
+        file       TEXT NOT NULL,
+        line       INTEGER NOT NULL,
+        element    INTEGER,
+        code       TEXT NOT NULL,
+        field      TEXT,
+        message    TEXT NOT NULL,
+        event_key  TEXT,
+        raw        TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX rejected_lines_origin ON rejected_lines (file, line, ifnull(element, -1), raw);
+    """
+}

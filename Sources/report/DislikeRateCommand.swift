@@ -1,0 +1,34 @@
+import ArgumentParser
+import TallyQuery
+
+/// `report dislike-rate`: dislikes per exposure by model version and feed position.
+struct DislikeRateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "dislike-rate", abstract: "Dislike rate by model version and feed position, with a 95 % interval.")
+
+    @OptionGroup var options: ReportOptions
+
+    @Option(help: "model, position or model,position.")
+    var by = "model,position"
+
+    @Option(help: ArgumentHelp("Group positions into ranges, such as 0-4,5-9,10-.", valueName: "ranges"))
+    var positionBuckets: String?
+
+    @Option(help: ArgumentHelp("Add the K most frequent reasons of final dislikes per group.", valueName: "K"))
+    var topReasons = 0
+
+    func validate() throws {
+        _ = try grouping()
+        guard topReasons >= 0 else { throw ValidationError("--top-reasons must be 0 or more, got \(topReasons).") }
+    }
+
+    func grouping() throws -> DislikeGrouping {
+        try ValidationError.wrapping {
+            try DislikeGrouping(by: by, buckets: try positionBuckets.map(DislikeGrouping.buckets) ?? [])
+        }
+    }
+
+    func run() throws {
+        let report = try options.reports().dislikeRate(try grouping(), topReasons: topReasons)
+        Terminal.write(options.renderer().render(report, as: options.format))
+    }
+}

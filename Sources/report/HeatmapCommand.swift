@@ -1,0 +1,25 @@
+import ArgumentParser
+import TallyQuery
+import TallyRender
+
+/// `report heatmap --days N`: a calendar of active days, five levels.
+struct HeatmapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "heatmap", abstract: "A calendar of active time over the last N days.")
+
+    @OptionGroup var options: ReportOptions
+
+    @Option(help: "The window's length in days, 1...3660.")
+    var days = 365
+
+    @Option(help: "The first day of the calendar's weeks: sunday or monday.")
+    var weekStart: WeekStart = .sunday
+
+    func validate() throws {
+        try ValidationError.wrapping { try Reports.validate(days: days) }
+    }
+
+    func run() throws {
+        let heatmap = try options.reports().heatmap(options.context, days: days)
+        Terminal.write(options.renderer(weekStart: weekStart).render(heatmap, as: options.format))
+    }
+}

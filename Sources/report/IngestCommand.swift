@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import TallyRender
+import TallyStore
+
+/// `report ingest FILE... | -`: validate event files and store them, skipping duplicates.
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest", abstract: "Load event files (NDJSON, batch JSON, gzip, or - for stdin) into the store.",
+        discussion: """
+            Rejected lines are reported on stderr as file:line: CODE: message, kept in the store \
+            (see `report rejected`), and never stop the file. Events whose idempotency key is already \
+            stored are skipped as duplicates. Exit status 0 when every file was read.
+            """)
+
+    @Argument(help: "Event files; - reads standard input.")
+    var files: [String]
+
+    @Option(help: "The store file (default: $TALLY_DB, else ./tally.sqlite).")
+    var db: String?
+
+    @Option(help: "table or json.")
+    var format: OutputFormat = .table
+
+    /// Rejections printed on stderr before the rest are only counted.
+    static let rejectionsShown = 1000
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one file to ingest, or - for standard input.") }
+    }
+
+    func run() throws {
+        let path = db ?? ProcessInfo.processInfo.environment["TALLY_DB"] ?? "tally.sqlite"
+        for file in files where file != "-" {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw IngestFailure("Cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file").")
+            }
+        }
+        let store: EventStore
+        do {
+            store = try EventStore(path: path)
+        } catch {
+            throw IngestFailure("Cannot write the store \(path): \(error).")
+        }
+        let ingestor = try Ingestor(store: store)
+        var shown = 0
+        for file in files {
+            let size = file == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+            let bar = ProgressBar.make(label: (file as NSString).lastPathComponent, totalBytes: size)
+            defer { bar?.finish() }
+            _ = try ingestor.ingest(file: file, onRejection: { origin, rejection in
+                shown += 1
+                guard shown <= Self.rejectionsShown else { return }
+                bar?.finish()
+                Terminal.writeError("\(origin.label): \(rejection.code.rawValue): \(rejection.message)\n")
+            }, onProgress: { read, total in
+                bar?.update(bytesRead: read, totalBytes: total)
+            })
+        }
+        let counts = ingestor.counts
+        if shown > Self.rejectionsShown {
+            Terminal.writeError("… and \(shown - Self.rejectionsShown) more rejected lines: see `report rejected --db \(path)`.\n")
+        }
+        Terminal.write(Renderer(color: Terminal.wantsColor(format: format)).render(counts, as: format))
+    }
+}

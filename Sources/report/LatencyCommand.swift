@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `report latency --event E --field F --by P`: nearest-rank percentiles.
+struct LatencyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "latency", abstract: "p50, p90, p99 and max of a numeric property, per group.")
+
+    @OptionGroup var options: ReportOptions
+
+    @Option(help: "The event name, such as view_loaded.")
+    var event: String
+
+    @Option(help: "The numeric property measured, such as load_duration_ms.")
+    var field: String
+
+    @Option(help: "The property to group by, such as app_version (appVersion falls back to the event's own).")
+    var by = "appVersion"
+
+    func run() throws {
+        let report = try options.reports().latency(event: event, field: field, by: by)
+        Terminal.write(options.renderer().render(report, as: options.format))
+    }
+}

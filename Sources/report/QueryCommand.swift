@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import TallyQuery
+
+/// `report query queries/NAME.sql --param name=value`: run a saved query, read-only.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query", abstract: "Run a saved SQL query (a file, or the name of one in queries/), read-only.",
+        discussion: "Parameters are named in the SQL as :name; one not given is NULL, which the saved queries read as \"all\".")
+
+    @Argument(help: "A .sql file, or the name of a saved query such as learning_days.")
+    var query: String
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("A parameter, name=value (repeatable).", valueName: "name=value"))
+    var parameters: [QueryParameter] = []
+
+    @OptionGroup var options: ReportOptions
+
+    func run() throws {
+        let sql: String
+        if FileManager.default.fileExists(atPath: query) {
+            do {
+                sql = try String(contentsOfFile: query, encoding: .utf8)
+            } catch {
+                throw ValidationError("Cannot read \(query): \(error.localizedDescription)")
+            }
+        } else {
+            let name = (query as NSString).lastPathComponent.replacingOccurrences(of: ".sql", with: "")
+            sql = try QueryLibrary.sql(name)
+        }
+        let report = try options.reports().adHoc(sql, parameters: QueryParameter.dictionary(parameters))
+        Terminal.write(options.renderer().render(report, as: options.format))
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `report`: load event files into a local store and answer the documented questions.
+@main
+struct Report: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Turn app events into answers: ingest event files, then ask for reports.",
+        discussion: "The store is a SQLite file (--db, $TALLY_DB, else ./tally.sqlite). Definitions: docs/metrics.md.",
+        subcommands: [
+            IngestCommand.self, SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self,
+            ProgressCommand.self, DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self,
+            RejectedCommand.self, QueryCommand.self, SQLCommand.self,
+        ])
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+
+/// `report top --event E --by K`: the most frequent values.
+struct TopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "top", abstract: "Counts of an event per user or property, most frequent first.")
+
+    @OptionGroup var options: ReportOptions
+
+    @Option(help: "The event name, such as api_request_failed.")
+    var event: String
+
+    @Option(help: "userId, sessionId, platform, appVersion or a property name.")
+    var by = "userId"
+
+    @Option(help: "How many rows.")
+    var limit = 10
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1, got \(limit).") }
+    }
+
+    func run() throws {
+        let report = try options.reports().top(event: event, by: by, limit: limit)
+        Terminal.write(options.renderer().render(report, as: options.format))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Runs the built `report` executable, as a user would.
+struct ReportBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        func json() throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+            guard let dictionary = object as? [String: Any] else { throw CocoaError(.coderReadCorrupt) }
+            return dictionary
+        }
+    }
+
+    /// The folder holding the test bundle, where SwiftPM also puts `report`.
+    static var url: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("report")
+        }
+        #endif
+        return Bundle.main.bundleURL.appendingPathComponent("report")
+    }
+
+    /// Runs `report arguments…`, feeding `stdin`, and waits for it; output goes through files so
+    /// that neither stream can fill up and block the process.
+    @discardableResult
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let process = try start(arguments, environment: environment, stdout: out, stderr: err)
+        let input = process.standardInput as! Pipe
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Starts `report arguments…` with a pipe for its input.
+    static func start(_ arguments: [String], environment: [String: String] = [:],
+                      stdout: FileHandle = .nullDevice, stderr: FileHandle = .nullDevice) throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TALLY_DB"] = nil
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardInput = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        return process
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import XCTest
+
+final class ReportEndToEndTests: XCTestCase {
+    private var files: EventFiles!
+    private var db: String!
+
+    override func setUpWithError() throws {
+        files = try EventFiles()
+        db = files.path("t.sqlite")
+        let input = try files.write("r.ndjson", (0..<40).map { EventFiles.reading($0, day: $0 % 10) }.joined(separator: "\n"))
+        XCTAssertEqual(try ReportBinary.run(["ingest", input, "--db", db]).status, 0)
+    }
+
+    private func report(_ arguments: [String]) throws -> ReportBinary.Result {
+        try ReportBinary.run(arguments + ["--db", db] + (arguments.contains("--now") ? [] : ["--now", "2026-11-20T12:00:00Z"]))
+    }
+
+    func testEveryFormatOfTheSummary() throws {
+        let json = try report(["summary", "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertEqual(try json.json()["totalActiveSeconds"] as? Int, 600)
+        let csv = try report(["summary", "--format", "csv"])
+        XCTAssertTrue(csv.stdout.hasPrefix("totalActiveSeconds,"), csv.stdout)
+        let table = try report(["summary"])
+        XCTAssertEqual(table.status, 0)
+        XCTAssertFalse(table.stdout.contains("\u{1B}["), "piped output carries no escape codes")
+        let heatmap = try report(["heatmap", "--days", "365"])
+        XCTAssertFalse(heatmap.stdout.contains("\u{1B}["))
+        XCTAssertFalse(heatmap.stdout.isEmpty)
+    }
+
+    func testBadFlagValuesAreUsageErrorsNamingTheFlag() throws {
+        for (arguments, flag) in [(["trend", "--days", "0"], "--days"), (["summary", "--tz", "25:00"], "--tz"),
+                                  (["exposures", "--by", "colour"], "--by"), (["summary", "--now", "yesterday"], "--now"),
+                                  (["dislike-rate", "--position-buckets", "9-1"], "--position-buckets")] {
+            let result = try report(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(flag), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    func testSavedAndAdHocQueriesAreReadOnlyInEveryFormat() throws {
+        let saved = try report(["query", "queries/learning_days.sql", "--param", "user=u-1", "--format", "csv"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertTrue(saved.stdout.hasPrefix("local_date,active_seconds,materials"), saved.stdout)
+        let adHoc = try report(["sql", "SELECT json_extract(raw, '$.title') AS title FROM reading_events LIMIT 1", "--format", "json"])
+        XCTAssertTrue(adHoc.stdout.contains("线性代数"), adHoc.stdout)
+        let write = try report(["sql", "DELETE FROM reading_events"])
+        XCTAssertNotEqual(write.status, 0)
+        XCTAssertTrue(write.stderr.contains("read-only"), write.stderr)
+        let count = try report(["sql", "SELECT count(*) AS n FROM reading_events", "--format", "json"])
+        XCTAssertTrue(count.stdout.contains("40"), count.stdout)
+    }
+
+    func testAMissingStoreSaysHowToCreateIt() throws {
+        let result = try ReportBinary.run(["summary", "--db", files.path("absent.sqlite")])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("report ingest"), result.stderr)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TallyQuery
+@testable import TallyRender
+
+/// Properties every output keeps, whatever the golden files say.
+@Suite struct RenderTests {
+    /// Every render of every sample, in every format, by the given renderer.
+    private func everything(_ renderer: Renderer, format: OutputFormat) -> [String] {
+        [
+            renderer.render(Samples.summary, as: format), renderer.render(Samples.emptySummary, as: format),
+            renderer.render(Samples.trend, as: format), renderer.render(Samples.heatmap, as: format),
+            renderer.render(Samples.continueLearning, as: format), renderer.render(nil as ContinueLearning?, as: format),
+            renderer.render(Samples.progress, as: format), renderer.render(Samples.notStarted, as: format),
+            renderer.render(Samples.ingest, as: format),
+        ] + [Samples.dislikeRate, Samples.latency, Samples.wideText, Samples.csvQuoting, Samples.jsonEscaping].map {
+            renderer.render($0, as: format)
+        }
+    }
+
+    /// Tables and JSON hold no escape code without color, not even one from the data (CSV keeps
+    /// its fields verbatim: it is data, not a view).
+    @Test(arguments: [OutputFormat.table, .json], [WeekStart.sunday, .monday])
+    func noEscapeCodesWithoutColor(format: OutputFormat, weekStart: WeekStart) {
+        for text in everything(Renderer(color: false, weekStart: weekStart), format: format) {
+            #expect(!text.contains("\u{1B}"), "\(text.prefix(200))")
+        }
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func outputEndsWithNewline(format: OutputFormat) {
+        for text in everything(Renderer(color: true), format: format) {
+            #expect(text.utf8.last == UInt8(ascii: "\n"), "\(text.suffix(200))")
+        }
+    }
+
+    @Test func jsonParses() throws {
+        for text in everything(Renderer(color: false), format: .json) {
+            #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        }
+    }
+
+    @Test func jsonKeepsFullPrecisionAndKeyOrder() throws {
+        let text = Renderer(color: false).render(Samples.dislikeRate, as: .json)
+        let rows = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect(rows[0]["dislikeRate"] as? Double == 0.08333333333333333)
+        #expect(rows[2]["dislikeRate"] is NSNull)
+        let keys = Samples.dislikeRate.columns.map { "\"\($0.name)\"" }
+        let firstRow = try #require(text.split(separator: "\n").dropFirst(2).first)
+        let positions = keys.map { firstRow.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil } && positions.map { $0! } == positions.map { $0! }.sorted())
+    }
+
+    @Test func heatmapOfAYearFitsIn110Columns() {
+        for weekStart in [WeekStart.sunday, .monday] {
+            let text = Renderer(color: false, weekStart: weekStart).render(Samples.heatmap, as: .table)
+            let widest = text.split(separator: "\n").map { String($0).displayWidth }.max() ?? 0
+            #expect(widest <= 110)
+        }
+    }
+
+    @Test func longWindowsWrapInBlocksOfAYear() {
+        let days = (0..<800).map { HeatmapReport.Day(date: Samples.today.adding(days: $0 - 799), activeSeconds: 0, level: 0) }
+        let text = Renderer(color: false).render(HeatmapReport(days: days, activeDays: 0, maxActiveSeconds: 0, thresholds: []), as: .table)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.map { String($0).displayWidth }.max()! <= 110)
+        #expect(lines.filter { $0.hasPrefix("Mon") }.count == 3)
+        #expect(lines.suffix(3) == ["Less · ░ ▒ ▓ █ More", "no active days", ""])
+    }
+
+    /// Windows of one day, of a week ending on a month's first day, of a month starting on one.
+    @Test(arguments: [(1, 0), (7, -19), (30, 10)])
+    func shortWindows(length: Int, endOffset: Int) {
+        let end = Samples.today.adding(days: endOffset)
+        let days = (0..<length).map { HeatmapReport.Day(date: end.adding(days: $0 - length + 1), activeSeconds: 60, level: 1) }
+        let report = HeatmapReport(days: days, activeDays: length, maxActiveSeconds: 60, thresholds: [60, 60, 60])
+        for weekStart in [WeekStart.sunday, .monday] {
+            let text = Renderer(color: false, weekStart: weekStart).render(report, as: .table)
+            #expect(text.filter { $0 == "░" }.count == length + 2)  // the days, and two in the legend
+        }
+    }
+
+    @Test func tableCellsCannotSendEscapeCodes() {
+        let report = GroupedReport(columns: [ReportColumn("line", role: .key)], rows: [[.text("\u{1B}[2J\u{1B}[31mred\nnext")]])
+        let text = Renderer(color: false).render(report, as: .table)
+        #expect(text == "line\n" + String(repeating: "─", count: 28) + "\n\\u{1B}[2J\\u{1B}[31mred\\nnext\n")
+    }
+
+    @Test func longCellsAreCut() {
+        let report = GroupedReport(columns: [ReportColumn("raw", role: .key)], rows: [[.text(String(repeating: "长", count: 100))]])
+        let line = Renderer(color: false).render(report, as: .table).split(separator: "\n")[2]
+        #expect(String(line) == String(repeating: "长", count: 39) + "…")
+        #expect(String(line).displayWidth == 79)
+    }
+}
