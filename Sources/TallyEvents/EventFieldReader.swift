@@ -3,18 +3,27 @@
 struct EventFieldReader {
     /// The object read.
     let object: JSONObjectView
-    /// The dotted path of `object` followed by a dot (`context.`); empty for the event itself.
-    let path: String
+    /// The dotted path of the object holding `object`, followed by a dot; empty at the top.
+    private let parentPath: String
+    /// The key of `object` in its parent; `nil` for the event itself.
+    private let name: StaticString?
 
     /// A reader of a whole event.
     init(_ object: JSONObjectView) {
-        self.init(object, path: "")
+        self.init(object, parentPath: "", name: nil)
     }
 
-    /// A reader of `object` found at `path`.
-    private init(_ object: JSONObjectView, path: String) {
+    /// A reader of `object`, the member `name` of the object at `parentPath`.
+    private init(_ object: JSONObjectView, parentPath: String, name: StaticString?) {
         self.object = object
-        self.path = path
+        self.parentPath = parentPath
+        self.name = name
+    }
+
+    /// The dotted path of `object` followed by a dot (`context.`); empty for the event itself.
+    /// Built on demand: only rejections and deeper readers need it.
+    var path: String {
+        name.map { parentPath + $0.description + "." } ?? parentPath
     }
 
     /// The value of `key` unless absent or `null`.
@@ -157,6 +166,6 @@ struct EventFieldReader {
     /// A reader of `value`, which must be an object.
     private func nested(_ key: StaticString, _ value: JSONValueView) throws(EventRejection) -> EventFieldReader {
         guard let object = value.object else { throw invalid(key, value, expected: "an object") }
-        return EventFieldReader(object, path: fieldPath(key) + ".")
+        return EventFieldReader(object, parentPath: path, name: key)
     }
 }

@@ -24,13 +24,13 @@ extension EventValidator {
     }
 
     /// `position.progress` in `0...1`; without it `page / pageCount` (clamped to `0...1`) when both
-    /// are numbers and `pageCount > 0`; else `nil`.
+    /// are finite numbers and `pageCount > 0`; else `nil`.
     private static func progress(_ position: EventFieldReader) throws(EventRejection) -> Double? {
         if let progress = try position.optionalFraction("progress") {
             return progress
         }
         guard let page = position.value("page")?.double, let pageCount = position.value("pageCount")?.double,
-              pageCount > 0 else { return nil }
+              page.isFinite, pageCount.isFinite, pageCount > 0 else { return nil }
         return min(max(page / pageCount, 0), 1)
     }
 }

@@ -11,17 +11,17 @@ public enum EventValidator {
     ///   family's fields; the first problem found is reported, with `eventKey` set when the
     ///   idempotency key could be read.
     public static func validate(_ bytes: UnsafeRawBufferPointer) -> Result<Event, EventRejection> {
-        let document: JSONDocument
         do {
-            document = try JSONScanner.scan(bytes)
+            switch try JSONScanner.scan(bytes) {
+            case .object(let object):
+                return validate(object)
+            case .other(let value):
+                return .failure(EventRejection(code: .invalidEventType,
+                                               message: "An event must be a JSON object, got \(value.kind.phrase)"))
+            }
         } catch {
             return .failure(EventRejection(code: .invalidJSON, message: "The event is not valid JSON: \(error)"))
         }
-        if case .object(let object) = document {
-            return validate(object)
-        }
-        return .failure(EventRejection(code: .invalidEventType,
-                                       message: "An event must be a JSON object, got \(document.kind.phrase)"))
     }
 
     /// `validate(_:)` on the UTF-8 of `text`.

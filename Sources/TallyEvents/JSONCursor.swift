@@ -120,10 +120,11 @@ struct JSONCursor {
         case 0x75: // u
             let unit = try hexUnit(at: position + 2)
             if unit & 0xFC00 == 0xD800 {
+                // The low half must follow as `\uDC00`...`\uDFFF`.
+                guard position + 6 < end else { throw JSONSyntaxError(.unexpectedEnd, at: end) }
+                guard byte(at: position + 6) == JSONCursor.backslash else { throw error(.unpairedSurrogate) }
                 guard position + 7 < end else { throw JSONSyntaxError(.unexpectedEnd, at: end) }
-                guard byte(at: position + 6) == JSONCursor.backslash, byte(at: position + 7) == 0x75 else {
-                    throw error(.unpairedSurrogate)
-                }
+                guard byte(at: position + 7) == 0x75 else { throw error(.unpairedSurrogate) }
                 guard try hexUnit(at: position + 8) & 0xFC00 == 0xDC00 else { throw error(.unpairedSurrogate) }
                 position += 12
             } else if unit & 0xFC00 == 0xDC00 {
@@ -138,9 +139,9 @@ struct JSONCursor {
 
     /// The UTF-16 code unit of the four hex digits at `offset`.
     func hexUnit(at offset: Int) throws(JSONSyntaxError) -> UInt16 {
-        guard offset + 4 <= end else { throw JSONSyntaxError(.unexpectedEnd, at: end) }
         var unit: UInt16 = 0
         for i in offset..<offset + 4 {
+            guard i < end else { throw JSONSyntaxError(.unexpectedEnd, at: end) }
             guard let digit = JSONCursor.hexValue(byte(at: i)) else { throw JSONSyntaxError(.invalidEscape, at: i) }
             unit = unit << 4 | UInt16(digit)
         }

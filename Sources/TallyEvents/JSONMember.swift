@@ -2,6 +2,7 @@
 struct JSONMember {
     /// What the scan learnt about a value beyond its kind.
     struct Flags: OptionSet {
+        /// The flag bits.
         let rawValue: UInt8
         /// A string (or key) holding backslash escapes, so it must be decoded, not copied.
         static let escaped = Flags(rawValue: 1)
@@ -26,13 +27,16 @@ struct JSONMember {
     /// Whether the raw key holds escapes.
     var keyEscaped: Bool
 
-    /// Whether `other` has the same raw key; both keys lie in the bytes at `base` and hold no escapes.
+    /// Whether the raw key is the `count` bytes at `key`, whose `prefix` word is given; the
+    /// member's own key lies in the bytes at `base`.
     @inline(__always)
-    func hasSameKey(as other: JSONMember, keysAt base: UnsafeRawPointer) -> Bool {
-        guard keyLength == other.keyLength, keyPrefix == other.keyPrefix else { return false }
-        for i in 8..<max(keyLength, 8)
-        where base.load(fromByteOffset: keyStart + i, as: UInt8.self) != base.load(fromByteOffset: other.keyStart + i, as: UInt8.self) {
-            return false
+    func hasKey(_ key: UnsafeRawPointer, count: Int, prefix: UInt64, keysAt base: UnsafeRawPointer) -> Bool {
+        guard keyLength == count, keyPrefix == prefix else { return false }
+        let own = base + keyStart
+        var i = 8 // the prefix word covered the first eight
+        while i < count {
+            guard own.load(fromByteOffset: i, as: UInt8.self) == key.load(fromByteOffset: i, as: UInt8.self) else { return false }
+            i += 1
         }
         return true
     }

@@ -3,6 +3,7 @@
 /// The index has 64 one-byte slots, each holding a member's position + 1 (0 = empty). A repeated
 /// key takes over its slot, so a lookup finds the key's last occurrence. Objects with more than
 /// `maximumIndexed` members, or with escaped keys, are not indexed and are searched linearly.
+/// `JSONMember` is a trivial type, so the members need no deinitialization.
 final class JSONMemberTable: ManagedBuffer<JSONMemberTable.Header, JSONMember> {
     /// The bookkeeping in front of the members.
     struct Header {
@@ -30,38 +31,40 @@ final class JSONMemberTable: ManagedBuffer<JSONMemberTable.Header, JSONMember> {
         Int(truncatingIfNeeded: ((prefix ^ UInt64(truncatingIfNeeded: length) &* 0x1_0000_01B3) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
-    /// Appends `member`, whose key lies in the bytes at `base`; returns the table holding the
-    /// members afterwards: `self`, or a larger copy when `self` was full.
-    func appending(_ member: JSONMember, keysAt base: UnsafeRawPointer) -> JSONMemberTable {
-        let table = header.count < header.capacity ? self : grown()
-        table.withUnsafeMutablePointers { header, members in
+    /// Appends `member`, whose key lies in the bytes at `base`, and indexes it; `false` (and no
+    /// change) when the table is full.
+    @inline(__always)
+    func append(_ member: JSONMember, keysAt base: UnsafeRawPointer) -> Bool {
+        withUnsafeMutablePointers { header, members in
             let count = header.pointee.count
+            guard count < header.pointee.capacity else { return false }
             (members + count).initialize(to: member)
             header.pointee.count = count + 1
-            guard header.pointee.indexed else { return }
+            guard header.pointee.indexed else { return true }
             guard !member.keyEscaped, count < JSONMemberTable.maximumIndexed else {
                 header.pointee.indexed = false
-                return
+                return true
             }
             withUnsafeMutableBytes(of: &header.pointee.slots) { slots in
                 var slot = JSONMemberTable.bucket(prefix: member.keyPrefix, length: member.keyLength)
                 while true {
                     let occupant = Int(slots[slot])
-                    if occupant == 0 || members[occupant - 1].hasSameKey(as: member, keysAt: base) {
+                    if occupant == 0 || members[occupant - 1].hasKey(base + member.keyStart, count: member.keyLength,
+                                                                      prefix: member.keyPrefix, keysAt: base) {
                         slots[slot] = UInt8(truncatingIfNeeded: count + 1)
                         return
                     }
                     slot = (slot + 1) & 63
                 }
             }
+            return true
         }
-        return table
     }
 
-    /// The position of the last member whose key has these first eight bytes and length and
-    /// satisfies `matches`.
+    /// The position of the last member satisfying `matches`, which must hold only for members with
+    /// one key; `bucket` is that key's first slot.
     @inline(__always)
-    func lastIndex(prefix: UInt64, length: Int, where matches: (JSONMember) -> Bool) -> Int? {
+    func lastIndex(bucket: Int, where matches: (JSONMember) -> Bool) -> Int? {
         withUnsafeMutablePointers { header, members in
             guard header.pointee.indexed else {
                 var i = header.pointee.count
@@ -72,27 +75,32 @@ final class JSONMemberTable: ManagedBuffer<JSONMemberTable.Header, JSONMember> {
                 return nil
             }
             return withUnsafeBytes(of: &header.pointee.slots) { slots in
-                var slot = JSONMemberTable.bucket(prefix: prefix, length: length)
+                var slot = bucket
                 while true {
                     let occupant = Int(slots[slot])
                     if occupant == 0 { return nil }
-                    let member = members[occupant - 1]
-                    if member.keyLength == length, member.keyPrefix == prefix, matches(member) { return occupant - 1 }
+                    if matches(members[occupant - 1]) { return occupant - 1 }
                     slot = (slot + 1) & 63
                 }
             }
         }
     }
 
-    /// The member at `index`, which must be below `header.count`.
+    /// The number of members.
+    var count: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.count }
+    }
+
+    /// The member at `index`, which must be below `count`.
     @inline(__always)
     subscript(index: Int) -> JSONMember {
         withUnsafeMutablePointerToElements { $0[index] }
     }
 
     /// A copy with twice the room.
-    private func grown() -> JSONMemberTable {
-        let larger = JSONMemberTable.make(capacity: max(header.capacity * 2, 4))
+    func grown() -> JSONMemberTable {
+        let capacity = withUnsafeMutablePointerToHeader { $0.pointee.capacity }
+        let larger = JSONMemberTable.make(capacity: max(capacity * 2, 4))
         withUnsafeMutablePointers { header, members in
             larger.withUnsafeMutablePointers { largerHeader, largerMembers in
                 largerMembers.initialize(from: members, count: header.pointee.count)

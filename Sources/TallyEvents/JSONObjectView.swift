@@ -26,7 +26,10 @@ public struct JSONObjectView {
                     keyPrefix: JSONMember.prefix(cursor.base + key.start, count: key.length, readable: cursor.end - key.start),
                     keyStart: key.start, keyLength: key.length, valueStart: valueStart, valueEnd: cursor.position,
                     kind: kind, valueFlags: flags, keyEscaped: key.escaped)
-                table = table.appending(member, keysAt: cursor.base)
+                if !table.append(member, keysAt: cursor.base) {
+                    table = table.grown()
+                    _ = table.append(member, keysAt: cursor.base)
+                }
                 let next = try cursor.nextSignificant()
                 if next == 0x2C { // ,
                     cursor.position += 1
@@ -49,7 +52,7 @@ public struct JSONObjectView {
     }
 
     /// The number of members, repeated keys counted each time.
-    public var count: Int { table.header.count }
+    public var count: Int { table.count }
 
     /// Whether the object has a member named `key` (whatever its value, `null` included).
     public func contains(_ key: StaticString) -> Bool {
@@ -71,21 +74,13 @@ public struct JSONObjectView {
             let count = wanted.count
             let wantedBase = UnsafeRawPointer(wanted.baseAddress ?? UnsafePointer(bitPattern: 1)!)
             let prefix = JSONMember.prefix(wantedBase, count: count, readable: count)
-            return table.lastIndex(prefix: prefix, length: count) { member in
-                if member.keyEscaped { return decodedKey(member).utf8.elementsEqual(wanted) }
-                return member.keyLength == count && member.keyPrefix == prefix
-                    && (count <= 8 || rawKey(member, equals: wantedBase, count: count))
+            let keys = bytes.baseAddress ?? wantedBase
+            return table.lastIndex(bucket: JSONMemberTable.bucket(prefix: prefix, length: count)) { member in
+                member.keyEscaped
+                    ? decodedKey(member).utf8.elementsEqual(wanted)
+                    : member.hasKey(wantedBase, count: count, prefix: prefix, keysAt: keys)
             }
         }
-    }
-
-    /// Whether the bytes of `member`'s key after the first eight equal those of `wanted`.
-    private func rawKey(_ member: JSONMember, equals wanted: UnsafeRawPointer, count: Int) -> Bool {
-        let raw = bytes.baseAddress! + member.keyStart
-        for i in 8..<count where raw.load(fromByteOffset: i, as: UInt8.self) != wanted.load(fromByteOffset: i, as: UInt8.self) {
-            return false
-        }
-        return true
     }
 
     /// The key of a member whose raw key holds escapes, decoded.

@@ -4,7 +4,7 @@ extension JSONValueView {
     /// `15`, `15.0`, `1.5e1` and `1500e-2` all give 15; `15.5`, `1e19` and non-numbers give `nil`.
     public var int64: Int64? {
         guard kind == .number else { return nil }
-        if flags.contains(.integral), byteRange.count <= 19 {
+        if flags.contains(.integral), byteRange.count <= 18 {
             return smallIntegerLiteral()
         }
         guard let parts = decimalParts() else { return nil } // 20+ significant digits: not both integral and in range
@@ -44,7 +44,7 @@ extension JSONValueView {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// An integer literal of at most 19 bytes (sign included), which cannot overflow `Int64`.
+    /// An integer literal of at most 18 bytes, which cannot overflow `Int64`.
     private func smallIntegerLiteral() -> Int64 {
         var i = byteRange.lowerBound
         let negative = bytes[i] == 0x2D

@@ -61,29 +61,6 @@ public struct JSONValueView {
         return try? JSONObjectView(bytes: bytes, cursor: &cursor)
     }
 
-    /// The elements in order, if the value is an array (for example the events of a batch file).
-    public var elements: [JSONValueView]? {
-        guard kind == .array else { return nil }
-        var cursor = JSONCursor(bytes)
-        cursor.position = byteRange.lowerBound + 1
-        var elements: [JSONValueView] = []
-        do throws(JSONSyntaxError) {
-            var next = try cursor.nextSignificant()
-            while next != 0x5D { // ]
-                let start = cursor.position
-                let (kind, flags) = try cursor.scanValue(next, depth: 2)
-                elements.append(JSONValueView(bytes: bytes, kind: kind, flags: flags, range: start..<cursor.position))
-                if try cursor.nextSignificant() == 0x2C { // ,
-                    cursor.position += 1
-                }
-                next = try cursor.nextSignificant()
-            }
-        } catch {
-            return nil
-        }
-        return elements
-    }
-
     /// Decodes the content of a validated string that holds escapes.
     static func unescape(_ raw: UnsafeRawBufferPointer) -> String {
         // Decoding never lengthens: `\uXXXX` (6 bytes) is at most 3 UTF-8 bytes, a pair (12) is 4.

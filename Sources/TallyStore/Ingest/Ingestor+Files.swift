@@ -1,34 +1,83 @@
+import Foundation
 import TallyEvents
 
 extension Ingestor {
+    /// Records per chunk handed from the reading thread to the storing thread.
+    static let chunkSize = 2048
+
     /// Reads one event file (or `-` for stdin) and stores its records; returns this file's counts.
     ///
-    /// `onRejection` hears about every rejected record; `onProgress` gets the bytes read so far
-    /// and the file's size when known, after every chunk of records.
+    /// One thread reads and validates while this one stores, so parsing and SQLite overlap.
+    /// `onRejection` hears about every rejected record in input order; `onProgress` gets the
+    /// bytes read so far and the file's size when known.
     public func ingest(file path: String, onRejection: RejectionHandler,
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         let before = counts
         let reader = try EventFileReader(path: path)
-        var sinceProgress = 0
+        let queue = ChunkQueue(capacity: 4)
+        let finished = DispatchSemaphore(value: 0)
+        let producer = Thread { [reader = UncheckedSendable(reader)] in
+            Self.readAndValidate(reader.value, into: queue)
+            finished.signal()
+        }
+        producer.stackSize = 8 << 20
+        producer.start()
+        defer { finished.wait() }
         do {
-            try reader.forEachRecord { record in
-                let origin = RecordOrigin(file: path, line: record.line, element: record.index)
-                if case .rejected(let rejection) = try add(record.bytes, origin: origin, malformed: record.malformed) {
-                    onRejection(origin, rejection)
-                }
-                sinceProgress += 1
-                if sinceProgress >= 16_384 {
-                    sinceProgress = 0
-                    onProgress(reader.bytesRead, reader.totalBytes)
+            loop: while true {
+                switch queue.take() {
+                case .chunk(let chunk):
+                    try chunk.bytes.withUnsafeBufferPointer { bytes in
+                        for entry in chunk.entries {
+                            let raw = UnsafeBufferPointer(rebasing: bytes[entry.range])
+                            if case .rejected(let rejection) = try store(entry.result, raw: raw, origin: entry.origin) {
+                                onRejection(entry.origin, rejection)
+                            }
+                        }
+                    }
+                    onProgress(chunk.bytesRead, reader.totalBytes)
+                case .failure(let error):
+                    throw error
+                case .end:
+                    break loop
                 }
             }
             try commit()
         } catch {
+            queue.cancel()
             rollback()
             throw error
         }
-        onProgress(reader.bytesRead, reader.totalBytes)
         return IngestCounts(accepted: counts.accepted - before.accepted, duplicates: counts.duplicates - before.duplicates,
                             rejected: counts.rejected - before.rejected)
+    }
+
+    /// The reading thread: records → validated chunks → `queue`, then `.end` or `.failure`.
+    private static func readAndValidate(_ reader: EventFileReader, into queue: ChunkQueue) {
+        struct Stopped: Error {}
+        var chunk = ValidatedChunk(capacity: chunkSize)
+        do {
+            try reader.forEachRecord { record in
+                let start = chunk.bytes.count
+                chunk.bytes.append(contentsOf: record.bytes)
+                chunk.entries.append(ValidatedChunk.Entry(
+                    result: validate(record.bytes, malformed: record.malformed),
+                    origin: RecordOrigin(file: reader.path, line: record.line, element: record.index),
+                    range: start..<chunk.bytes.count))
+                if chunk.entries.count >= chunkSize {
+                    chunk.bytesRead = reader.bytesRead
+                    guard queue.put(.chunk(chunk)) else { throw Stopped() }
+                    chunk = ValidatedChunk(capacity: chunkSize)
+                }
+            }
+            chunk.bytesRead = reader.bytesRead
+            if queue.put(.chunk(chunk)) {
+                queue.put(.end)
+            }
+        } catch is Stopped {
+            return
+        } catch {
+            queue.put(.failure(error))
+        }
     }
 }

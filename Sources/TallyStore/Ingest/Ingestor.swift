@@ -37,13 +37,21 @@ public final class Ingestor {
     /// (a damaged batch array): such a record is rejected as `INVALID_JSON`.
     @discardableResult
     public func add(_ bytes: UnsafeRawBufferPointer, origin: RecordOrigin, malformed: String? = nil) throws -> IngestOutcome {
+        try store(Self.validate(bytes, malformed: malformed), raw: bytes.bindMemory(to: UInt8.self), origin: origin)
+    }
+
+    /// The validation of one record: `malformed` records are `INVALID_JSON` without parsing.
+    static func validate(_ bytes: UnsafeRawBufferPointer, malformed: String?) -> Result<Event, EventRejection> {
+        malformed.map { .failure(EventRejection(code: .invalidJSON, message: $0)) } ?? EventValidator.validate(bytes)
+    }
+
+    /// Stores one validated record: the event (unless its key is stored) or the rejected line.
+    func store(_ result: Result<Event, EventRejection>, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws -> IngestOutcome {
         if !inTransaction {
             try database.execute("BEGIN IMMEDIATE")
             inTransaction = true
         }
-        let raw = bytes.bindMemory(to: UInt8.self)
         let outcome: IngestOutcome
-        let result = malformed.map { .failure(EventRejection(code: .invalidJSON, message: $0)) } ?? EventValidator.validate(bytes)
         switch result {
         case .failure(let rejection):
             try keep(rejection, raw: raw, origin: origin)
