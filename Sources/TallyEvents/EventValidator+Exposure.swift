@@ -12,6 +12,12 @@ extension EventValidator {
             feedPosition: try fields.optionalInteger("feedPosition", in: 0...Int64(Int.max)).map { Int($0) },
             visibleRatio: try fields.optionalFraction("visibleRatio"),
             dwellMs: try fields.optionalInteger("dwellMs", in: 0...Int64.max),
-            common: try common(fields)))
+            common: try common(fields, known: exposureKeys)))
     }
+
+    /// The keys of an exposure event.
+    static let exposureKeys = JSONKeySet(commonKeys + [
+        "eventId", "eventType", "clientTimestampMs", "pageId", "pageInstanceId", "itemId", "impressionId", "modelInfo",
+        "feedPosition", "visibleRatio", "dwellMs",
+    ])
 }

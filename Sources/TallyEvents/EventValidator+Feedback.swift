@@ -14,6 +14,10 @@ extension EventValidator {
             modelInfo: try context.requiredString("modelInfo"),
             feedPosition: Int(try context.requiredInteger("feedPosition", in: 0...Int64(Int.max))),
             itemId: try context.optionalObject("businessPayload")?.optionalString("itemId"),
-            common: try common(fields)))
+            contextJSON: context.object.rawText,
+            common: try common(fields, known: feedbackKeys)))
     }
+
+    /// The keys of a feedback event (`context` is kept whole).
+    static let feedbackKeys = JSONKeySet(commonKeys + ["id", "timestamp", "feedbackType", "reason", "context"])
 }

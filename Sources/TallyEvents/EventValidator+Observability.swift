@@ -7,6 +7,11 @@ extension EventValidator {
             eventName: try fields.requiredString("eventName"),
             sessionId: try fields.requiredString("sessionId"),
             propertiesJSON: try fields.optionalObject("properties")?.object.rawText ?? "{}",
-            common: try common(fields)))
+            common: try common(fields, known: observabilityKeys)))
     }
+
+    /// The keys of an observability event.
+    static let observabilityKeys = JSONKeySet(commonKeys + [
+        "eventId", "timestamp", "eventName", "sessionId", "properties",
+    ])
 }

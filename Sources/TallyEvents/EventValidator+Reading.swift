@@ -20,8 +20,14 @@ extension EventValidator {
             targetType: try fields.optionalCase("readingTargetType", of: ReadingEvent.TargetType.self) ?? .knowledgeSource,
             title: try fields.optionalString("title"),
             knowledgeBaseId: try fields.optionalString("knowledgeBaseId"),
-            common: try common(fields)))
+            common: try common(fields, known: readingKeys)))
     }
+
+    /// The keys of a reading event.
+    static let readingKeys = JSONKeySet(commonKeys + [
+        "eventId", "clientSessionId", "materialId", "eventType", "clientTimestampMs", "sequence", "activeSecondsDelta",
+        "position", "readingTargetType", "title", "knowledgeBaseId",
+    ])
 
     /// `position.progress` in `0...1`; without it `page / pageCount` (clamped to `0...1`) when both
     /// are finite numbers and `pageCount > 0`; else `nil`.

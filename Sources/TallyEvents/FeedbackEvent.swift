@@ -26,12 +26,15 @@ public struct FeedbackEvent: Sendable, Equatable {
     public var feedPosition: Int
     /// `context.businessPayload.itemId`, if sent.
     public var itemId: String?
+    /// The `context` object exactly as sent (JSON text), business payload included.
+    public var contextJSON: String?
     /// The fields every family shares.
     public var common: EventCommon
 
     /// Creates a feedback event.
     public init(id: String, timestampMs: Int64, kind: Kind, reason: String? = nil, impressionId: String,
-                modelInfo: String, feedPosition: Int, itemId: String? = nil, common: EventCommon = EventCommon()) {
+                modelInfo: String, feedPosition: Int, itemId: String? = nil, contextJSON: String? = nil,
+                common: EventCommon = EventCommon()) {
         self.id = id
         self.timestampMs = timestampMs
         self.kind = kind
@@ -40,6 +43,7 @@ public struct FeedbackEvent: Sendable, Equatable {
         self.modelInfo = modelInfo
         self.feedPosition = feedPosition
         self.itemId = itemId
+        self.contextJSON = contextJSON
         self.common = common
     }
 }

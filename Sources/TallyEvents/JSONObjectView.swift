@@ -84,7 +84,7 @@ public struct JSONObjectView {
     }
 
     /// The key of a member whose raw key holds escapes, decoded.
-    private func decodedKey(_ member: JSONMember) -> String {
+    func decodedKey(_ member: JSONMember) -> String {
         JSONValueView(bytes: bytes, kind: .string, flags: .escaped,
                       range: member.keyStart - 1..<member.keyStart + member.keyLength + 1).string ?? ""
     }

@@ -36,6 +36,6 @@ final class EventFiles {
 
     static func reading(_ i: Int, user: String = "u-1", day: Int = 0, delta: Int = 15) -> String {
         let ts = 1_795_176_000_000 - Int64(day) * 86_400_000 - Int64(i % 1000) * 1000
-        return #"{"eventId":"r-\#(i)","userId":"\#(user)","materialId":"m-\#(i % 5)","eventType":"heartbeat","clientTimestampMs":\#(ts),"activeSecondsDelta":\#(delta),"clientTimezoneOffsetMinutes":480,"title":"线性代数"}"#
+        return #"{"eventId":"r-\#(i)","userId":"\#(user)","materialId":"m-\#(i % 5)","eventType":"heartbeat","clientTimestampMs":\#(ts),"activeSecondsDelta":\#(delta),"clientTimezoneOffsetMinutes":480,"title":"线性代数","debugTag":"canary-\#(i)"}"#
     }
 }

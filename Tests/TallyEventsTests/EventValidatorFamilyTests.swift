@@ -92,6 +92,7 @@ struct EventValidatorFamilyTests {
         let expected = FeedbackEvent(
             id: "0b7e", timestampMs: 1_795_161_600_000, kind: .dislike, reason: "重复看到", impressionId: "imp-1",
             modelInfo: "rec-v12", feedPosition: 3, itemId: "item-7",
+            contextJSON: #"{"impressionId":"imp-1","modelInfo":"rec-v12","feedPosition":3,"businessPayload":{"refreshId":"r-9","itemId":"item-7"}}"#,
             common: EventCommon(userId: "u-1", timezoneOffsetMinutes: 480))
         #expect(Validation.event(line) == .feedback(expected))
 
@@ -111,10 +112,12 @@ struct EventValidatorFamilyTests {
 
     @Test("fills feedback defaults and knows every reaction", arguments: FeedbackEvent.Kind.allCases)
     func feedbackKinds(_ kind: FeedbackEvent.Kind) {
-        let expected = FeedbackEvent(id: "f-1", timestampMs: 1_795_082_400_000, kind: kind, impressionId: "i",
-                                     modelInfo: "m", feedPosition: 1)
+        var expected = FeedbackEvent(id: "f-1", timestampMs: 1_795_082_400_000, kind: kind, impressionId: "i",
+                                     modelInfo: "m", feedPosition: 1, contextJSON: #"{"impressionId":"i","modelInfo":"m","feedPosition":1}"#)
         #expect(Validation.event(Validation.feedback("\"feedbackType\":\"\(kind.rawValue)\"")) == .feedback(expected))
-        let withEmptyPayload = Validation.feedback(#""feedbackType":"\#(kind.rawValue)","context":{"impressionId":"i","modelInfo":"m","feedPosition":1.0,"businessPayload":{}}"#)
+        let context = #"{"impressionId":"i","modelInfo":"m","feedPosition":1.0,"businessPayload":{}}"#
+        let withEmptyPayload = Validation.feedback(#""feedbackType":"\#(kind.rawValue)","context":\#(context)"#)
+        expected.contextJSON = context
         #expect(Validation.event(withEmptyPayload) == .feedback(expected))
     }
 
@@ -173,7 +176,25 @@ struct EventValidatorFamilyTests {
         }
         #expect(event.activeSecondsDelta == 15)
         #expect(event.eventId == "r-2")
+        #expect(event.common.extraJSON == #"{"extra":{"deep":[1,2,{"x":null}],"s":"\ud83d\ude00"}}"#)
         #expect(Validation.rejection(Validation.reading(#""activeSecondsDelta":15,"activeSecondsDelta":-5"#))?.code == .invalidActiveSeconds)
+    }
+
+    @Test("keeps the members a family does not define, verbatim, and nothing else")
+    func otherMembers() {
+        let known = Validation.event(Validation.reading())
+        guard case .reading(let plain) = known else {
+            Issue.record("rejected")
+            return
+        }
+        #expect(plain.common.extraJSON == nil)
+        let line = #"{"id":"f","timestamp":1,"feedbackType":"like","debugTag" : "x","context":{"impressionId":"i","modelInfo":"m","feedPosition":0,"businessPayload":{"refreshId":"r"}},"n":[1]}"#
+        guard case .feedback(let feedback) = Validation.event(line) else {
+            Issue.record("rejected")
+            return
+        }
+        #expect(feedback.common.extraJSON == #"{"debugTag" : "x","n":[1]}"#)
+        #expect(feedback.contextJSON == #"{"impressionId":"i","modelInfo":"m","feedPosition":0,"businessPayload":{"refreshId":"r"}}"#)
     }
 
     @Test("accepts the byte order mark that starts a file")

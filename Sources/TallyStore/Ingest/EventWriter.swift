@@ -14,26 +14,26 @@ final class EventWriter {
         reading = try db.prepare("""
             INSERT OR IGNORE INTO reading_events (event_id, user_id, session_id, material_id, event_type, ts_ms, tz_minutes,
                 local_date, sequence, active_seconds, progress, position, target_type, title, knowledge_base_id,
-                platform, app_version, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                platform, app_version, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         feedback = try db.prepare("""
             INSERT OR IGNORE INTO feedback_events (id, user_id, ts_ms, tz_minutes, local_date, feedback_type, reason,
-                impression_id, model_info, feed_position, item_id, platform, app_version, raw)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                impression_id, model_info, feed_position, item_id, context, platform, app_version, extra)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         exposure = try db.prepare("""
             INSERT OR IGNORE INTO exposure_events (event_id, user_id, ts_ms, tz_minutes, local_date, page_id,
                 page_instance_id, item_id, impression_id, model_info, feed_position, visible_ratio, dwell_ms,
-                platform, app_version, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                platform, app_version, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         observability = try db.prepare("""
             INSERT OR IGNORE INTO observability_events (event_id, user_id, ts_ms, tz_minutes, local_date, event_name,
-                session_id, properties, platform, app_version, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                session_id, properties, platform, app_version, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
-    /// Inserts `event` with its raw JSON; false when its idempotency key was already stored.
-    func insert(_ event: Event, localDate: String, raw: UnsafeBufferPointer<UInt8>) throws -> Bool {
+    /// Inserts `event`; false when its idempotency key was already stored.
+    func insert(_ event: Event, localDate: String) throws -> Bool {
         let statement: Statement
         switch event {
         case .reading(let e):
@@ -55,7 +55,7 @@ final class EventWriter {
             statement.bind(e.knowledgeBaseId, at: 15)
             statement.bind(e.common.platform, at: 16)
             statement.bind(e.common.appVersion, at: 17)
-            statement.bindText(raw, at: 18)
+            statement.bind(e.common.extraJSON, at: 18)
         case .feedback(let e):
             statement = feedback
             statement.bind(e.id, at: 1)
@@ -69,9 +69,10 @@ final class EventWriter {
             statement.bind(e.modelInfo, at: 9)
             statement.bind(Int64(e.feedPosition), at: 10)
             statement.bind(e.itemId, at: 11)
-            statement.bind(e.common.platform, at: 12)
-            statement.bind(e.common.appVersion, at: 13)
-            statement.bindText(raw, at: 14)
+            statement.bind(e.contextJSON ?? "{}", at: 12)
+            statement.bind(e.common.platform, at: 13)
+            statement.bind(e.common.appVersion, at: 14)
+            statement.bind(e.common.extraJSON, at: 15)
         case .exposure(let e):
             statement = exposure
             statement.bind(e.eventId, at: 1)
@@ -89,7 +90,7 @@ final class EventWriter {
             statement.bind(e.dwellMs, at: 13)
             statement.bind(e.common.platform, at: 14)
             statement.bind(e.common.appVersion, at: 15)
-            statement.bindText(raw, at: 16)
+            statement.bind(e.common.extraJSON, at: 16)
         case .observability(let e):
             statement = observability
             statement.bind(e.eventId, at: 1)
@@ -102,7 +103,7 @@ final class EventWriter {
             statement.bind(e.propertiesJSON, at: 8)
             statement.bind(e.common.platform, at: 9)
             statement.bind(e.common.appVersion, at: 10)
-            statement.bindText(raw, at: 11)
+            statement.bind(e.common.extraJSON, at: 11)
         }
         try statement.step()
         statement.reset()

@@ -59,7 +59,7 @@ public final class Ingestor {
             outcome = .rejected(rejection)
         case .success(let event):
             let localDate = localDateText(LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes))
-            if try events.insert(event, localDate: localDate, raw: raw) {
+            if try events.insert(event, localDate: localDate) {
                 switch event {
                 case .reading(let e): batch.add(e, localDate: localDate)
                 case .feedback(let e): batch.add(e)

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteConfig
 
 /// One SQLite connection, used from one thread at a time.
 ///
@@ -16,8 +17,12 @@ public final class Database {
     /// The path of the database file.
     public let path: String
 
+    /// Library-wide settings, applied once before the first connection opens.
+    private static let configured: Int32 = tally_sqlite_configure()
+
     /// Opens (or creates, in `.readWrite`) the database at `path`.
     public init(path: String, mode: Mode = .readWrite) throws {
+        _ = Self.configured
         var db: OpaquePointer?
         let flags = mode == .readOnly
             ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX

@@ -7,8 +7,11 @@ public enum TallySchema {
     ])
 
     static let v1 = """
+    -- One table per family, one row per distinct idempotency key (the first stored wins), keyed
+    -- by it so that time-ordered ids (UUIDv7) append. Every known field has a column; members a
+    -- family does not define are kept verbatim in `extra` (a JSON object, NULL when none).
     CREATE TABLE reading_events (
-        event_id          TEXT NOT NULL,
+        event_id          TEXT NOT NULL PRIMARY KEY,
         user_id           TEXT NOT NULL,
         session_id        TEXT,
         material_id       TEXT NOT NULL,
@@ -25,12 +28,11 @@ public enum TallySchema {
         knowledge_base_id TEXT,
         platform          TEXT,
         app_version       TEXT,
-        raw               TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX reading_events_key ON reading_events (event_id);
+        extra             TEXT
+    ) WITHOUT ROWID;
 
     CREATE TABLE feedback_events (
-        id            TEXT NOT NULL,
+        id            TEXT NOT NULL PRIMARY KEY,
         user_id       TEXT NOT NULL,
         ts_ms         INTEGER NOT NULL,
         tz_minutes    INTEGER NOT NULL,
@@ -41,14 +43,14 @@ public enum TallySchema {
         model_info    TEXT NOT NULL,
         feed_position INTEGER NOT NULL,
         item_id       TEXT,
+        context       TEXT NOT NULL,
         platform      TEXT,
         app_version   TEXT,
-        raw           TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX feedback_events_key ON feedback_events (id);
+        extra         TEXT
+    ) WITHOUT ROWID;
 
     CREATE TABLE exposure_events (
-        event_id         TEXT NOT NULL,
+        event_id         TEXT NOT NULL PRIMARY KEY,
         user_id          TEXT NOT NULL,
         ts_ms            INTEGER NOT NULL,
         tz_minutes       INTEGER NOT NULL,
@@ -63,12 +65,11 @@ public enum TallySchema {
         dwell_ms         INTEGER,
         platform         TEXT,
         app_version      TEXT,
-        raw              TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX exposure_events_key ON exposure_events (event_id);
+        extra            TEXT
+    ) WITHOUT ROWID;
 
     CREATE TABLE observability_events (
-        event_id    TEXT NOT NULL,
+        event_id    TEXT NOT NULL PRIMARY KEY,
         user_id     TEXT NOT NULL,
         ts_ms       INTEGER NOT NULL,
         tz_minutes  INTEGER NOT NULL,
@@ -78,9 +79,8 @@ public enum TallySchema {
         properties  TEXT NOT NULL,
         platform    TEXT,
         app_version TEXT,
-        raw         TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX observability_events_key ON observability_events (event_id);
+        extra       TEXT
+    ) WITHOUT ROWID;
     CREATE INDEX observability_events_name ON observability_events (event_name);
 
     -- Active seconds and event counts per user, local date and material.
