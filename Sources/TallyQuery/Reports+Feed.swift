@@ -5,6 +5,9 @@ import TallyStore
 extension Reports {
     /// Dislike rate with its Wilson 95 % interval per group; `topReasons` adds the K most
     /// frequent reasons of final dislikes per group.
+    ///
+    /// The per-group counters kept at ingest answer it, summed into coarser groups while no
+    /// impression appears in more than one group; otherwise the per-impression tables do.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0) throws -> GroupedReport {
         let parameters: [String: SQLValue] = [
             "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
@@ -30,7 +33,10 @@ extension Reports {
         ]
         if topReasons > 0 { columns.append(ReportColumn("topReasons", role: .measure)) }
         var rows: [[ReportValue]] = []
-        try run("dislike_rate", parameters) { row in
+        var spanning: Int64 = 0
+        try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
+        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
+        try run(fine || spanning == 0 ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
             var values: [ReportValue] = []
             if grouping.byModel { values.append(ReportValue(row.value(0))) }
             if grouping.byPosition { values.append(ReportValue(row.value(1))) }

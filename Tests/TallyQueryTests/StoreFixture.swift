@@ -6,11 +6,11 @@ final class StoreFixture {
     let directory: URL
     let store: EventStore
 
-    init(_ lines: [String]) throws {
+    init(_ lines: [String], batchSize: Int = 7) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-query-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try EventStore(path: directory.appendingPathComponent("q.sqlite").path)
-        let ingestor = try Ingestor(store: store, batchSize: 7)
+        let ingestor = try Ingestor(store: store, batchSize: batchSize)
         for (index, line) in lines.enumerated() {
             var text = line
             let outcome = try text.withUTF8 { try ingestor.add(UnsafeRawBufferPointer($0), origin: RecordOrigin(file: "fixture", line: index + 1)) }

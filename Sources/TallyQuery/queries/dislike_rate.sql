@@ -1,21 +1,12 @@
--- Dislike rate per group of model version and feed position (metrics.md).
--- A (user, impression) counts as exposed in a group with an exposure event of that group, and
--- also when its final (newest) feedback event is in the group without any exposure there.
--- :by_model     1 to group by modelInfo, 0 not to
--- :by_position  1 to group by feedPosition, 0 not to
--- :buckets      NULL, or a JSON array of [low, high, label] (high NULL = open) mapping positions
---               to buckets, e.g. [[0,4,"0-4"],[5,9,"5-9"],[10,null,"10-"]]
+-- Dislike rate per group of model version and feed position (metrics.md), from the per-group
+-- counters kept at ingest. Summing them into coarser groups (one key, or position buckets) is
+-- exact while no impression appears in more than one group (rollup_counters
+-- 'impressions_in_several_groups' = 0); otherwise dislike_rate_scan.sql answers.
+-- :by_model, :by_position, :buckets  as in dislike_rate_scan.sql
 WITH buckets AS (
     SELECT json_extract(value, '$[0]') AS low, json_extract(value, '$[1]') AS high,
            json_extract(value, '$[2]') AS label, key AS ordinal
     FROM json_each(coalesce(:buckets, '[]'))
-),
-pairs AS (
-    SELECT user_id, impression_id, model_info, feed_position, 1 AS exposed, NULL AS reaction
-    FROM impression_exposures
-    UNION ALL
-    SELECT user_id, impression_id, model_info, feed_position, 0, feedback_type
-    FROM impression_reactions
 ),
 grouped AS (
     SELECT CASE WHEN :by_model THEN model_info END AS model_info,
@@ -23,17 +14,17 @@ grouped AS (
                 WHEN :buckets IS NULL THEN feed_position
                 ELSE (SELECT ordinal FROM buckets WHERE feed_position >= low AND (high IS NULL OR feed_position <= high)
                       ORDER BY ordinal LIMIT 1) END AS position_group,
-           user_id, impression_id, MAX(exposed) AS exposed, MAX(reaction) AS reaction
-    FROM pairs
-    GROUP BY 1, 2, user_id, impression_id
+           exposed, feedback_only, likes, dislikes
+    FROM dislike_groups
 )
 SELECT model_info,
        CASE WHEN :buckets IS NULL THEN position_group
             ELSE (SELECT label FROM buckets WHERE ordinal = position_group) END AS feed_position,
-       COUNT(*) AS exposures,
-       COUNT(CASE WHEN reaction = 'like' THEN 1 END) AS likes,
-       COUNT(CASE WHEN reaction = 'dislike' THEN 1 END) AS dislikes,
-       COUNT(CASE WHEN exposed = 0 THEN 1 END) AS feedback_without_exposure
+       SUM(exposed + feedback_only) AS exposures,
+       SUM(likes) AS likes,
+       SUM(dislikes) AS dislikes,
+       SUM(feedback_only) AS feedback_without_exposure
 FROM grouped
 GROUP BY model_info, position_group
+HAVING SUM(exposed + feedback_only) > 0
 ORDER BY model_info IS NULL, model_info, position_group IS NULL, position_group;

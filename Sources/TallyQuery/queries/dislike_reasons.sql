@@ -11,8 +11,7 @@ SELECT CASE WHEN :by_model THEN model_info END AS model_info,
             ELSE (SELECT label FROM buckets WHERE feed_position >= low AND (high IS NULL OR feed_position <= high)
                   ORDER BY ordinal LIMIT 1) END AS feed_position,
        reason,
-       COUNT(*) AS count
-FROM impression_reactions
-WHERE feedback_type = 'dislike' AND reason IS NOT NULL
+       SUM(count) AS count
+FROM dislike_reasons
 GROUP BY 1, 2, reason
 ORDER BY 1, 2, count DESC, reason;

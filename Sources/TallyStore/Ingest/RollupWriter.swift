@@ -1,13 +1,13 @@
 /// Writes a `RollupBatch` into the rollup tables with upserts that merge it into what is stored:
-/// sums add up, "newest" and "earliest" fields move only for a later (earlier) ordering key.
+/// sums add up, "newest" fields move only for a later ordering key; the feed's rollups are
+/// written by `FeedRollupWriter` and `ExposureRollupWriter`.
 final class RollupWriter {
     private let daily: Statement
     private let dailyAll: Statement
     private let material: Statement
     private let user: Statement
-    private let reaction: Statement
-    private let impressionGroup: Statement
-    private let firstExposure: Statement
+    private let feed: FeedRollupWriter
+    private let exposures: ExposureRollupWriter
 
     /// `(a_ts, a_seq, a_key) > (b_ts, b_seq, b_key)` for SQL.
     private static func newer(_ a: String, than b: String) -> String {
@@ -58,32 +58,8 @@ final class RollupWriter {
                 tz_minutes = excluded.tz_minutes
             WHERE \(lastNewer)
             """)
-        reaction = try db.prepare("""
-            INSERT INTO impression_reactions (user_id, impression_id, ts_ms, reaction_key, feedback_type, reason,
-                model_info, feed_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, impression_id) DO UPDATE SET
-                ts_ms = excluded.ts_ms, reaction_key = excluded.reaction_key, feedback_type = excluded.feedback_type,
-                reason = excluded.reason, model_info = excluded.model_info, feed_position = excluded.feed_position
-            WHERE (excluded.ts_ms, excluded.reaction_key) > (ts_ms, reaction_key)
-            """)
-        impressionGroup = try db.prepare("""
-            INSERT OR IGNORE INTO impression_exposures (user_id, impression_id, model_info, feed_position) VALUES (?, ?, ?, ?)
-            """)
-        let firstEarlier = "(excluded.first_ts, excluded.first_seq, excluded.first_key) < (first_ts, first_seq, first_key)"
-        firstExposure = try db.prepare("""
-            INSERT INTO exposure_firsts (page_instance_id, item_id, first_ts, first_seq, first_key, user_id, local_date,
-                page_id, model_info, feed_position, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (page_instance_id, item_id) DO UPDATE SET
-                events = events + excluded.events,
-                first_ts = CASE WHEN \(firstEarlier) THEN excluded.first_ts ELSE first_ts END,
-                first_seq = CASE WHEN \(firstEarlier) THEN excluded.first_seq ELSE first_seq END,
-                first_key = CASE WHEN \(firstEarlier) THEN excluded.first_key ELSE first_key END,
-                user_id = CASE WHEN \(firstEarlier) THEN excluded.user_id ELSE user_id END,
-                local_date = CASE WHEN \(firstEarlier) THEN excluded.local_date ELSE local_date END,
-                page_id = CASE WHEN \(firstEarlier) THEN excluded.page_id ELSE page_id END,
-                model_info = CASE WHEN \(firstEarlier) THEN excluded.model_info ELSE model_info END,
-                feed_position = CASE WHEN \(firstEarlier) THEN excluded.feed_position ELSE feed_position END
-            """)
+        feed = try FeedRollupWriter(database: db)
+        exposures = try ExposureRollupWriter(database: db)
     }
 
     func write(_ batch: RollupBatch) throws {
@@ -111,27 +87,8 @@ final class RollupWriter {
             try user.bind([.text(key)] + Self.values(delta.last) + [.int(Int64(delta.timezoneOffsetMinutes))])
             try user.run()
         }
-        for (key, reaction) in batch.reactions {
-            try self.reaction.bind([
-                .text(key.user), .text(key.impression), .int(reaction.order.timestampMs), .text(reaction.order.key),
-                .text(reaction.kind), reaction.reason.map { .text($0) } ?? .null, .text(reaction.modelInfo),
-                .int(Int64(reaction.feedPosition)),
-            ])
-            try self.reaction.run()
-        }
-        for group in batch.impressionGroups {
-            try impressionGroup.bind([.text(group.user), .text(group.impression), group.modelInfo.map { .text($0) } ?? .null,
-                                      group.feedPosition.map { .int(Int64($0)) } ?? .null])
-            try impressionGroup.run()
-        }
-        for (key, first) in batch.firstExposures {
-            try firstExposure.bind([.text(key.pageInstance), .text(key.item)] + Self.values(first.order) + [
-                .text(first.user), .text(first.localDate), first.pageId.map { .text($0) } ?? .null,
-                first.modelInfo.map { .text($0) } ?? .null, first.feedPosition.map { .int(Int64($0)) } ?? .null,
-                .int(Int64(first.events)),
-            ])
-            try firstExposure.run()
-        }
+        try feed.write(batch)
+        try exposures.write(batch)
     }
 
     private static func values(_ order: OrderKey?) -> [SQLValue] {

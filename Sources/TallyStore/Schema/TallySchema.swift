@@ -155,8 +155,7 @@ public enum TallySchema {
         model_info    TEXT,
         feed_position INTEGER
     );
-    CREATE UNIQUE INDEX impression_exposures_key
-        ON impression_exposures (user_id, impression_id, ifnull(model_info, ''), ifnull(feed_position, -1));
+    CREATE INDEX impression_exposures_key ON impression_exposures (user_id, impression_id);
 
     -- Per (page instance, item): the earliest exposure event and how many events it had.
     CREATE TABLE exposure_firsts (
@@ -172,6 +171,54 @@ public enum TallySchema {
         feed_position    INTEGER,
         events           INTEGER NOT NULL,
         PRIMARY KEY (page_instance_id, item_id)
+    ) WITHOUT ROWID;
+
+    -- Dislike-rate counters per group of model version and feed position (metrics.md): distinct
+    -- (user, impression) exposed in the group, those whose final feedback is in the group without
+    -- an exposure there, and final likes and dislikes. NULL group keys are groups too.
+    CREATE TABLE dislike_groups (
+        model_info    TEXT,
+        feed_position INTEGER,
+        exposed       INTEGER NOT NULL,
+        feedback_only INTEGER NOT NULL,
+        likes         INTEGER NOT NULL,
+        dislikes      INTEGER NOT NULL
+    );
+    CREATE INDEX dislike_groups_key ON dislike_groups (model_info, feed_position);
+
+    -- How often each reason was given for a final dislike, per group.
+    CREATE TABLE dislike_reasons (
+        model_info    TEXT NOT NULL,
+        feed_position INTEGER NOT NULL,
+        reason        TEXT NOT NULL,
+        count         INTEGER NOT NULL,
+        PRIMARY KEY (model_info, feed_position, reason)
+    ) WITHOUT ROWID;
+
+    -- Exposure-count rows per dimension (day, page, item, model, position) and group value, and
+    -- the items and users behind each group with how many (page instance, item) pairs they have.
+    CREATE TABLE exposure_groups (
+        dimension    TEXT NOT NULL,
+        group_value,
+        exposures    INTEGER NOT NULL,
+        duplicates   INTEGER NOT NULL,
+        unique_items INTEGER NOT NULL,
+        unique_users INTEGER NOT NULL
+    );
+    CREATE INDEX exposure_groups_key ON exposure_groups (dimension, group_value);
+    CREATE TABLE exposure_group_members (
+        dimension   TEXT NOT NULL,
+        group_value,
+        kind        TEXT NOT NULL,
+        member      TEXT NOT NULL,
+        pairs       INTEGER NOT NULL
+    );
+    CREATE INDEX exposure_group_members_key ON exposure_group_members (dimension, group_value, kind, member);
+
+    -- Counters about the store itself, such as impressions seen in more than one group.
+    CREATE TABLE rollup_counters (
+        name  TEXT NOT NULL PRIMARY KEY,
+        value INTEGER NOT NULL
     ) WITHOUT ROWID;
 
     -- Lines that failed validation, kept verbatim; a re-run does not add them twice.
