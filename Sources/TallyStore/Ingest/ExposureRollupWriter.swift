@@ -6,12 +6,11 @@ final class ExposureRollupWriter {
     private let database: Database
     private let readFirst: Statement
     private let saveFirst: Statement
-    private let readMember: Statement
-    private let insertMember: Statement
     private let updateMember: Statement
+    private let insertMember: Statement
+    private let readMember: Statement
     private let deleteMember: Statement
-    private let updateGroup: Statement
-    private let insertGroup: Statement
+    private let addGroup: Statement
 
     init(database db: Database) throws {
         database = db
@@ -23,18 +22,17 @@ final class ExposureRollupWriter {
             INSERT OR REPLACE INTO exposure_firsts (page_instance_id, item_id, first_ts, first_seq, first_key, user_id,
                 local_date, page_id, model_info, feed_position, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let member = "dimension = ? AND group_value IS ? AND kind = ? AND member = ?"
-        readMember = try db.prepare("SELECT pairs FROM exposure_group_members WHERE \(member)")
+        let member = "dimension = ? AND group_value = ? AND kind = ? AND member = ?"
+        updateMember = try db.prepare("UPDATE exposure_group_members SET pairs = pairs + ? WHERE \(member)")
         insertMember = try db.prepare("INSERT INTO exposure_group_members (pairs, dimension, group_value, kind, member) VALUES (?, ?, ?, ?, ?)")
-        updateMember = try db.prepare("UPDATE exposure_group_members SET pairs = ? WHERE \(member)")
+        readMember = try db.prepare("SELECT pairs FROM exposure_group_members WHERE \(member)")
         deleteMember = try db.prepare("DELETE FROM exposure_group_members WHERE \(member)")
-        updateGroup = try db.prepare("""
-            UPDATE exposure_groups SET exposures = exposures + ?, duplicates = duplicates + ?, unique_items = unique_items + ?,
-                unique_users = unique_users + ? WHERE dimension = ? AND group_value IS ?
-            """)
-        insertGroup = try db.prepare("""
-            INSERT INTO exposure_groups (exposures, duplicates, unique_items, unique_users, dimension, group_value)
+        addGroup = try db.prepare("""
+            INSERT INTO exposure_groups (dimension, group_value, exposures, duplicates, unique_items, unique_users)
             VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (dimension, group_value) DO UPDATE SET exposures = exposures + excluded.exposures,
+                duplicates = duplicates + excluded.duplicates, unique_items = unique_items + excluded.unique_items,
+                unique_users = unique_users + excluded.unique_users
             """)
     }
 
@@ -58,15 +56,7 @@ final class ExposureRollupWriter {
             after.contribute(1, to: &deltas)
         }
         for (member, change) in deltas.members where change != 0 {
-            let keys: [SQLValue] = [.text(member.group.dimension.rawValue), member.group.value, .text(member.kind), .text(member.member)]
-            try readMember.bind(keys)
-            let old = try readMember.step() ? readMember.int(0) : 0
-            readMember.reset()
-            let new = old + change
-            let statement = old == 0 ? insertMember : new == 0 ? deleteMember : updateMember
-            try statement.bind(new == 0 ? keys : [.int(Int64(new))] + keys)
-            try statement.run()
-            let crossing = old == 0 ? 1 : new == 0 ? -1 : 0
+            let crossing = try apply(change, to: member)
             if crossing != 0 {
                 if member.kind == "item" {
                     deltas.groups[member.group, default: ExposureDeltas.Counters()].uniqueItems += crossing
@@ -76,15 +66,31 @@ final class ExposureRollupWriter {
             }
         }
         for (group, counters) in deltas.groups where !counters.isZero {
-            let values: [SQLValue] = [.int(Int64(counters.exposures)), .int(Int64(counters.duplicates)), .int(Int64(counters.uniqueItems)),
-                                      .int(Int64(counters.uniqueUsers)), .text(group.dimension.rawValue), group.value]
-            try updateGroup.bind(values)
-            try updateGroup.run()
-            if database.changes == 0 {
-                try insertGroup.bind(values)
-                try insertGroup.run()
-            }
+            try addGroup.bind([.text(group.dimension.rawValue), group.value, .int(Int64(counters.exposures)),
+                               .int(Int64(counters.duplicates)), .int(Int64(counters.uniqueItems)), .int(Int64(counters.uniqueUsers))])
+            try addGroup.run()
         }
+    }
+
+    /// Adds `change` to a member's pair count: 1 when the member joins its group, -1 when it
+    /// leaves, else 0. Increments, by far the usual case, cost one statement.
+    private func apply(_ change: Int, to member: ExposureDeltas.Member) throws -> Int {
+        let keys: [SQLValue] = [.text(member.group.dimension.rawValue), member.group.value, .text(member.kind), .text(member.member)]
+        try updateMember.bind([.int(Int64(change))] + keys)
+        try updateMember.run()
+        if database.changes == 0 {
+            try insertMember.bind([.int(Int64(change))] + keys)
+            try insertMember.run()
+            return 1
+        }
+        guard change < 0 else { return 0 }
+        try readMember.bind(keys)
+        let left = try readMember.step() ? readMember.int(0) : 0
+        readMember.reset()
+        guard left == 0 else { return 0 }
+        try deleteMember.bind(keys)
+        try deleteMember.run()
+        return -1
     }
 
     private func stored(_ key: RollupBatch.PageItem) throws -> PairState? {

@@ -4,13 +4,14 @@ struct PairState {
     var first: RollupBatch.FirstExposure
     var item: String
 
+    /// The pair's group in `dimension`; a missing value is the empty blob (see `exposure_groups`).
     func value(_ dimension: ExposureDimension) -> SQLValue {
         switch dimension {
         case .day: .text(first.localDate)
-        case .page: first.pageId.map { .text($0) } ?? .null
+        case .page: first.pageId.map { .text($0) } ?? .emptyBlob
         case .item: .text(item)
-        case .model: first.modelInfo.map { .text($0) } ?? .null
-        case .position: first.feedPosition.map { .int(Int64($0)) } ?? .null
+        case .model: first.modelInfo.map { .text($0) } ?? .emptyBlob
+        case .position: first.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob
         }
     }
 

@@ -8,4 +8,6 @@ public enum SQLValue: Sendable, Equatable, Hashable {
     case double(Double)
     /// TEXT.
     case text(String)
+    /// A zero-length BLOB: a non-null stand-in for "none" in keys that cannot hold NULL.
+    case emptyBlob
 }

@@ -57,6 +57,7 @@ public final class Statement {
         case .int(let v): bind(v, at: index)
         case .double(let v): try check(sqlite3_bind_double(handle, index, v))
         case .text(let v): bind(v, at: index)
+        case .emptyBlob: try check(sqlite3_bind_zeroblob(handle, index, 0))
         }
     }
 
@@ -162,6 +163,7 @@ public final class Statement {
         case SQLITE_INTEGER: return .int(int64(index))
         case SQLITE_FLOAT: return .double(double(index))
         case SQLITE_NULL: return .null
+        case SQLITE_BLOB where sqlite3_column_bytes(handle, Int32(index)) == 0: return .emptyBlob
         default: return .text(text(index) ?? "")
         }
     }

@@ -197,23 +197,25 @@ public enum TallySchema {
 
     -- Exposure-count rows per dimension (day, page, item, model, position) and group value, and
     -- the items and users behind each group with how many (page instance, item) pairs they have.
+    -- A missing group value (no pageId, modelInfo or feedPosition) is stored as the empty blob,
+    -- which sorts after every text and number.
     CREATE TABLE exposure_groups (
         dimension    TEXT NOT NULL,
-        group_value,
+        group_value  NOT NULL,
         exposures    INTEGER NOT NULL,
         duplicates   INTEGER NOT NULL,
         unique_items INTEGER NOT NULL,
-        unique_users INTEGER NOT NULL
-    );
-    CREATE INDEX exposure_groups_key ON exposure_groups (dimension, group_value);
+        unique_users INTEGER NOT NULL,
+        PRIMARY KEY (dimension, group_value)
+    ) WITHOUT ROWID;
     CREATE TABLE exposure_group_members (
         dimension   TEXT NOT NULL,
-        group_value,
+        group_value NOT NULL,
         kind        TEXT NOT NULL,
         member      TEXT NOT NULL,
-        pairs       INTEGER NOT NULL
-    );
-    CREATE INDEX exposure_group_members_key ON exposure_group_members (dimension, group_value, kind, member);
+        pairs       INTEGER NOT NULL,
+        PRIMARY KEY (dimension, group_value, kind, member)
+    ) WITHOUT ROWID;
 
     -- Counters about the store itself, such as impressions seen in more than one group.
     CREATE TABLE rollup_counters (
