@@ -12,6 +12,10 @@ final class ReportEndToEndTests: XCTestCase {
         XCTAssertEqual(try ReportBinary.run(["ingest", input, "--db", db]).status, 0)
     }
 
+    override func tearDown() {
+        files = nil
+    }
+
     private func report(_ arguments: [String]) throws -> ReportBinary.Result {
         try ReportBinary.run(arguments + ["--db", db] + (arguments.contains("--now") ? [] : ["--now", "2026-11-20T12:00:00Z"]))
     }

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Benchmark of Tally's `report` binary. It prints figures and asserts nothing.
+
+Usage:
+  scripts/bench.py [--events 1000000] [--store-events 10000000] [--bin .build/release/report]
+                   [--runs 5] [--user U] [--dir bench-out] [--no-others] [--no-store]
+
+1. Generates an NDJSON file of --events events, the four families mixed
+   (scripts/generate_events.py --seed 1), into --dir unless it is there already.
+2. Times `report ingest --db DIR/bench.sqlite --format json FILE` into a new database:
+   events/s and peak RSS.
+3. Loads the same file with `sqlite-utils insert DIR/su.db events FILE --nl --alter` (as it
+   comes: a commit every 100 rows; and with --batch-size 10000) and with DuckDB's read_json,
+   and prints their events/s and Tally's speed over theirs. Skipped with --no-others; install
+   them with `pip install sqlite-utils duckdb`.
+4. Builds a store of --store-events events (files of --events events with seeds 1, 2, ...,
+   whose users differ, ingested one by one) and keeps it, with its input files, in --dir for
+   the next run with the same binary (another binary builds it again). Skipped with --no-store.
+   Then runs each report as a whole process, --runs times after one warm-up run, with
+   `--db STORE --now 2026-11-20T12:00:00Z --format json`, and prints the median wall time,
+   that less the start-up of the binary (median of `report --help`), and the peak RSS:
+   per-user reports for --user (default u1-000, the most active user of seed 1) and the
+   global ones.
+The closing table puts the targets beside the figures: ingest >= 500k events/s, a per-user
+report <= 10 ms and a global one <= 100 ms (both less start-up), latency <= 1 s, and the
+whole `report summary --user U` process <= 50 ms.
+Disk: about 0.36 GB per million events for the input files, and the databases besides.
+"""
+import argparse
+import hashlib
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NOW = '2026-11-20T12:00:00Z'
+GNU_TIME = '/usr/bin/time'
+
+
+def run(cmd):
+    """Runs cmd; returns (wall seconds, peak RSS in MB, exit code, stdout, end of stderr).
+    The peak RSS comes from GNU time: a child of this script would also count the script's own
+    memory, which Linux carries over into the maximum RSS of a child across fork and exec."""
+    with tempfile.NamedTemporaryFile('r') as rss, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.run([GNU_TIME, '-f', '%M', '-o', rss.name] + cmd, stdout=subprocess.PIPE, stderr=err)
+        wall = time.perf_counter() - t0
+        err.seek(0)
+        tail = err.read()[-2000:].decode(errors='replace').strip()
+        peak_kb = int(rss.read().split()[-1])  # after "Command exited with non-zero status N", if so
+    return wall, peak_kb / 1024, p.returncode, p.stdout.decode(errors='replace'), tail
+
+
+def remove_db(path):
+    for suffix in ('', '-wal', '-shm', '-journal', '.wal'):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def rate(n, seconds):
+    return f'{n / seconds:,.0f} events/s'
+
+
+def generate(path, events, seed):
+    if os.path.exists(path):
+        return
+    wall, rss, rc, _, err = run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(events),
+                                 '--seed', str(seed), '--out', path + '.part'])
+    if rc:
+        sys.exit(f'generate_events.py failed: {err}')
+    os.rename(path + '.part', path)
+    print(f'generated {path}: {events:,} events, {os.path.getsize(path) / 1e6:,.0f} MB in {wall:.1f} s '
+          f'({rate(events, wall)}, peak RSS {rss:.0f} MB)')
+
+
+def ingest(binary, db, files):
+    """Runs report ingest; returns (wall, rss, counts) or exits with its error."""
+    wall, rss, rc, out, err = run([binary, 'ingest', '--db', db, '--format', 'json'] + files)
+    if rc:
+        sys.exit(f'report ingest failed ({rc}): {err}')
+    return wall, rss, json.loads(out)
+
+
+def bench_others(path, events, directory, tally_wall, rows):
+    print('\n== the same file elsewhere (one process each; DuckDB uses every core)')
+    su, su_db, duck_db = shutil.which('sqlite-utils'), os.path.join(directory, 'su.db'), os.path.join(directory, 'd.duckdb')
+    has_duckdb = importlib.util.find_spec('duckdb') is not None
+    query = (f"import duckdb; duckdb.connect({duck_db!r}).execute(\"CREATE TABLE e AS SELECT * "
+             f"FROM read_json({path!r}, format='newline_delimited', union_by_name=true)\")")
+    contenders = [
+        ('sqlite-utils insert --nl', [su, 'insert', su_db, 'events', path, '--nl', '--alter'], su),
+        ('sqlite-utils --batch-size 10000', [su, 'insert', su_db, 'events', path, '--nl', '--alter', '--batch-size', '10000'], su),
+        ('duckdb read_json', [sys.executable, '-c', query], has_duckdb),
+    ]
+    for name, cmd, available in contenders:
+        if not available:
+            print(f'{name}: not installed (pip install sqlite-utils duckdb)')
+            continue
+        remove_db(su_db)
+        remove_db(duck_db)
+        wall, rss, rc, _, err = run(cmd)
+        remove_db(su_db)  # they are large; only the figures are kept
+        remove_db(duck_db)
+        if rc:
+            print(f'{name}: failed ({rc}): {err}')
+            continue
+        print(f'{name}: {wall:.1f} s, {rate(events, wall)}, peak RSS {rss:.0f} MB; Tally is x{wall / tally_wall:.2f} as fast')
+        rows.append((name, rate(events, wall), f'{rss:.0f} MB', f'Tally x{wall / tally_wall:.2f}'))
+
+
+def build_store(args, first_file):
+    """The store of args.store_events events, reused while the same binary asks for it."""
+    db = os.path.join(args.dir, f'store-{args.store_events}.sqlite')
+    done = db + '.done'
+    with open(args.bin, 'rb') as f:
+        binary = hashlib.sha256(f.read()).hexdigest()
+    if os.path.exists(done) and os.path.exists(db):
+        with open(done) as f:
+            built_by, about = f.read().split('\n', 1)
+        if built_by == binary:
+            print(f'\n== store {db}, kept from an earlier run: {about.strip()}')
+            return db
+        print(f'\n== store {db} was built by another binary')
+    print(f'\n== building {db}: {args.store_events:,} events in files of {args.events:,}')
+    remove_db(db)
+    if os.path.exists(done):
+        os.remove(done)
+    total, files = 0, -(-args.store_events // args.events)
+    for seed in range(1, files + 1):
+        path = first_file if seed == 1 else os.path.join(args.dir, f'events-{args.events}-seed{seed}.ndjson')
+        generate(path, args.events, seed)
+        wall, rss, counts = ingest(args.bin, db, [path])
+        total += counts['accepted']
+        print(f'  ingest {os.path.basename(path)} into {total - counts["accepted"]:,} stored events: {wall:.1f} s, '
+              f'{rate(args.events, wall)}, peak RSS {rss:.0f} MB, {counts}')
+    size = sum(os.path.getsize(db + s) for s in ('', '-wal') if os.path.exists(db + s))
+    with open(done, 'w') as f:
+        f.write(f'{binary}\n{total:,} events, {size / 1e9:.2f} GB\n')
+    return db
+
+
+def last_material(path, user):
+    """The material of the last reading event of user in the NDJSON file at path."""
+    needle = f'"userId":"{user}"'
+    with open(path, 'rb') as f:
+        size = f.seek(0, os.SEEK_END)
+        f.seek(max(0, size - 50_000_000))
+        for line in reversed(f.read().decode(errors='replace').splitlines()):
+            if needle in line and '"materialId"' in line:
+                return json.loads(line)['materialId']
+    sys.exit(f'no reading event of {user} near the end of {path}: give another --user')
+
+
+def time_reports(args, db, material, rows):
+    startup = statistics.median(run([args.bin, '--help'])[0] for _ in range(args.runs))
+    print(f'\n== reports on {db}, {args.runs} runs each after a warm-up; start-up of the binary '
+          f'(report --help): {startup * 1000:.1f} ms')
+    u = ['--user', args.user]
+    cases = [  # (name, arguments, scope)
+        ('summary --user', ['summary'] + u, 'user'),
+        ('trend --days 7 --user', ['trend', '--days', '7'] + u, 'user'),
+        ('heatmap --days 365 --user', ['heatmap', '--days', '365'] + u, 'user'),
+        ('continue --user', ['continue'] + u, 'user'),
+        (f'progress {material} --user', ['progress', material] + u, 'user'),
+        ('summary', ['summary'], 'global'),
+        ('heatmap --days 365', ['heatmap', '--days', '365'], 'global'),
+        ('dislike-rate', ['dislike-rate'], 'global'),
+    ] + [(f'exposures --by {by}', ['exposures', '--by', by], 'global') for by in ('day', 'page', 'item', 'model', 'position')] + [
+        ('latency view_loaded load_duration_ms by app_version',
+         ['latency', '--event', 'view_loaded', '--field', 'load_duration_ms', '--by', 'app_version'], 'latency'),
+        ('top api_request_failed by userId', ['top', '--event', 'api_request_failed', '--by', 'userId', '--limit', '10'], 'global'),
+    ]
+    targets = {'user': 0.010, 'global': 0.100, 'latency': 1.0}
+    print(f'{"report":<55} {"median":>9} {"-startup":>9} {"min":>9} {"RSS":>8}')
+    for name, cmd_args, scope in cases:
+        cmd = [args.bin] + cmd_args + ['--db', db, '--now', NOW, '--format', 'json']
+        results = [run(cmd) for _ in range(args.runs + 1)][1:]
+        failed = next((r for r in results if r[2]), None)
+        if failed or not results[0][3].strip():
+            problem = f'failed ({failed[2]}): {failed[4][:300]}' if failed else 'printed nothing'
+            print(f'{name:<55} {problem}')
+            rows.append((name, problem, '', ''))
+            continue
+        median = statistics.median(r[0] for r in results)
+        rss = max(r[1] for r in results)
+        net = max(median - startup, 0.0)
+        print(f'{name:<55} {median * 1000:>7.1f}ms {net * 1000:>7.1f}ms {min(r[0] for r in results) * 1000:>7.1f}ms {rss:>6.0f}MB')
+        verdict = 'yes' if net <= targets[scope] else 'NO'
+        rows.append((name, f'{net * 1000:.1f} ms', f'{rss:.0f} MB', f'<= {targets[scope] * 1000:.0f} ms: {verdict}'))
+        if name == 'summary --user':
+            rows.append(('summary --user, whole process', f'{median * 1000:.1f} ms', '',
+                         f'<= 50 ms: {"yes" if median <= 0.050 else "NO"}'))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split('\n', 1)[1])
+    ap.add_argument('--events', type=int, default=1_000_000)
+    ap.add_argument('--store-events', type=int, default=10_000_000)
+    ap.add_argument('--bin', default='.build/release/report')
+    ap.add_argument('--runs', type=int, default=5)
+    ap.add_argument('--user', default='u1-000')
+    ap.add_argument('--dir', default='bench-out')
+    ap.add_argument('--no-others', action='store_true', help='skip sqlite-utils and DuckDB')
+    ap.add_argument('--no-store', action='store_true', help='skip the large store and the reports')
+    args = ap.parse_args()
+    if not os.access(GNU_TIME, os.X_OK):
+        sys.exit(f'{GNU_TIME} is missing: apt-get install time')
+    if not os.access(args.bin, os.X_OK):
+        sys.exit(f'{args.bin} is not an executable: swift build -c release, or give --bin')
+    args.bin = os.path.abspath(args.bin)
+    os.makedirs(args.dir, exist_ok=True)
+    cpu = next((line.split(':', 1)[1].strip() for line in open('/proc/cpuinfo') if line.startswith('model name')), '?')
+    print(f'{platform.node()}: {cpu}, {os.cpu_count()} cores; {args.bin} built {time.ctime(os.path.getmtime(args.bin))}')
+
+    path = os.path.join(args.dir, f'events-{args.events}-seed1.ndjson')
+    generate(path, args.events, 1)
+    db = os.path.join(args.dir, 'bench.sqlite')
+    remove_db(db)
+    wall, rss, counts = ingest(args.bin, db, [path])
+    print(f'\n== report ingest {path} into a new database: {wall:.2f} s, {rate(args.events, wall)}, '
+          f'peak RSS {rss:.0f} MB, {counts}')
+    rows = [('ingest (Tally)', rate(args.events, wall), f'{rss:.0f} MB',
+             f'>= 500,000 events/s: {"yes" if args.events / wall >= 500_000 else "NO"}')]
+    if not args.no_others:
+        bench_others(path, args.events, args.dir, wall, rows)
+    if not args.no_store:
+        store = build_store(args, path)
+        time_reports(args, store, last_material(path, args.user), rows)
+
+    where = '' if args.no_store else (f'; reports on the {args.store_events:,}-event store, --user {args.user}, '
+                                      'wall time less start-up unless said')
+    print(f'\n== figures ({args.events:,}-event file{where})')
+    print(f'{"":<55} {"figure":>22} {"peak RSS":>9}  target')
+    for name, figure, rss, target in rows:
+        print(f'{name:<55} {figure:>22} {rss:>9}  {target}')
+
+
+if __name__ == '__main__':
+    main()
