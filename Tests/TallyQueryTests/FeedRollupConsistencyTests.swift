@@ -1,26 +1,12 @@
 @testable import TallyQuery
 import TallyStore
+import TallyTestSupport
 import XCTest
 
 /// The feed counters kept at ingest must equal the same numbers computed from the events
 /// themselves, whatever the order events arrive in and however they are cut into batches.
 final class FeedRollupConsistencyTests: XCTestCase {
     private typealias F = StoreFixture
-
-    /// A small deterministic generator (SplitMix64).
-    private struct Random {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
 
     /// Exposure counts straight from the events: the earliest event of each pair by timestamp,
     /// then event id, and the number of events of the pair.
@@ -36,25 +22,25 @@ final class FeedRollupConsistencyTests: XCTestCase {
         """
 
     private func events(seed: UInt64, spanning: Bool) -> [String] {
-        var random = Random(state: seed)
+        var random = SplitMix64(seed: seed)
         var lines: [String] = []
         let models = ["rec-v1", "rec-v2", "rec-v3"]
         for n in 0..<300 {
-            let user = "u\(random.below(3))"
-            let impression = "imp\(random.below(25))"
+            let user = "u\(Int.random(in: 0..<3, using: &random))"
+            let impression = "imp\(Int.random(in: 0..<25, using: &random))"
             // Without spanning, an impression always shows the same model and position.
-            let groupSeed = spanning ? random.below(1000) : Int(impression.dropFirst(3))!
+            let groupSeed = spanning ? Int.random(in: 0..<1000, using: &random) : Int(impression.dropFirst(3))!
             let model = groupSeed % 7 == 0 ? nil : models[groupSeed % 3]
             let position = groupSeed % 11 == 0 ? nil : groupSeed % 6
-            let ts = F.ms(days: -random.below(5), hours: -random.below(24))
-            if random.below(3) == 0 {
-                let kind = ["like", "dislike", "dislike", "neutral"][random.below(4)]
-                let reason = kind == "dislike" && random.below(3) > 0 ? ["重复看到", "内容不感兴趣", "low quality"][random.below(3)] : nil
+            let ts = F.ms(days: -Int.random(in: 0..<5, using: &random), hours: -Int.random(in: 0..<24, using: &random))
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                let kind = ["like", "dislike", "dislike", "neutral"][Int.random(in: 0..<4, using: &random)]
+                let reason = kind == "dislike" && Int.random(in: 0..<3, using: &random) > 0 ? ["重复看到", "内容不感兴趣", "low quality"][Int.random(in: 0..<3, using: &random)] : nil
                 lines.append(F.feedback("f\(n)", user: user, impression: impression, type: kind, ts: ts,
                                         model: model ?? "rec-v0", position: position ?? 0, reason: reason))
             } else {
-                var line = F.exposure("x\(n)", user: user, page: ["home", "explore"][random.below(2)],
-                                      pageInstance: "p\(random.below(6))", item: "i\(random.below(8))", impression: impression,
+                var line = F.exposure("x\(n)", user: user, page: ["home", "explore"][Int.random(in: 0..<2, using: &random)],
+                                      pageInstance: "p\(Int.random(in: 0..<6, using: &random))", item: "i\(Int.random(in: 0..<8, using: &random))", impression: impression,
                                       ts: ts, model: model ?? "", position: position ?? 0)
                 if model == nil { line = line.replacingOccurrences(of: #""modelInfo":"","#, with: "") }
                 if position == nil { line = line.replacingOccurrences(of: #","feedPosition":0"#, with: "") }
@@ -72,11 +58,11 @@ final class FeedRollupConsistencyTests: XCTestCase {
         for seed in UInt64(1)...6 {
             for spanning in [false, true] {
                 var lines = events(seed: seed, spanning: spanning)
-                var random = Random(state: seed * 31)
+                var random = SplitMix64(seed: seed * 31)
                 for i in stride(from: lines.count - 1, to: 0, by: -1) {
-                    lines.swapAt(i, random.below(i + 1))
+                    lines.swapAt(i, Int.random(in: 0..<i + 1, using: &random))
                 }
-                let fixture = try F(lines, batchSize: 1 + random.below(40))
+                let fixture = try F(lines, batchSize: 1 + Int.random(in: 0..<40, using: &random))
                 let reports = Reports(store: fixture.store)
                 for (byModel, byPosition, buckets) in [(true, true, ""), (true, false, ""), (false, true, ""), (false, true, "0-1,2-3,4-")] {
                     let parameters: [String: SQLValue] = [

@@ -1,6 +1,7 @@
 import TallyEvents
 import TallyQuery
 import TallyStore
+import TallyTestSupport
 
 /// Report values built by hand, with no clock: the inputs of the golden tests.
 enum Samples {

@@ -1,19 +1,10 @@
 import TallyStore
+import TallyTestSupport
 import XCTest
 
 /// Random well-formed batches, cut at random chunk sizes, give back exactly their elements.
 final class InputBatchFuzzTests: XCTestCase {
-    /// SplitMix64: a small seeded generator, so that a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     /// String contents that stress the scanner: brackets, escapes, a quote after an escaped backslash.
     static let pieces = ["a", "events", "]", "}", "[", "{", ",", ":", " ", "\\\"", "\\\\", "\\\\\\\"", "\\n", "\\u005d",
@@ -43,7 +34,7 @@ final class InputBatchFuzzTests: XCTestCase {
     }
 
     func testRandomBatchesGiveBackTheirElements() throws {
-        var g = Generator(state: 42)
+        var g = Generator(seed: 42)
         for round in 0..<300 {
             let elements = (0..<Int.random(in: 0...20, using: &g)).map { _ in value(&g, depth: 0) }
             var text = "[" + space(&g)

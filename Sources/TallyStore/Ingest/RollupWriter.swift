@@ -9,9 +9,9 @@ final class RollupWriter {
     private let feed: FeedRollupWriter
     private let exposures: ExposureRollupWriter
 
-    /// `(a_ts, a_seq, a_key) > (b_ts, b_seq, b_key)` for SQL.
-    private static func newer(_ a: String, than b: String) -> String {
-        "(excluded.\(a)_ts, excluded.\(a)_seq, excluded.\(a)_key) > (\(b)_ts, \(b)_seq, \(b)_key)"
+    /// SQL: the incoming `<prefix>_ts, _seq, _key` order after the stored ones.
+    private static func newer(_ prefix: String) -> String {
+        "(excluded.\(prefix)_ts, excluded.\(prefix)_seq, excluded.\(prefix)_key) > (\(prefix)_ts, \(prefix)_seq, \(prefix)_key)"
     }
 
     init(database db: Database) throws {
@@ -25,9 +25,9 @@ final class RollupWriter {
             ON CONFLICT (local_date, material_id) DO UPDATE SET
                 active_seconds = active_seconds + excluded.active_seconds, events = events + excluded.events
             """)
-        let lastNewer = Self.newer("last", than: "last")
-        let titleNewer = "excluded.title IS NOT NULL AND (title IS NULL OR \(Self.newer("title", than: "title")))"
-        let positionNewer = "excluded.position IS NOT NULL AND (position IS NULL OR \(Self.newer("position", than: "position")))"
+        let lastNewer = Self.newer("last")
+        let titleNewer = "excluded.title IS NOT NULL AND (title IS NULL OR \(Self.newer("title")))"
+        let positionNewer = "excluded.position IS NOT NULL AND (position IS NULL OR \(Self.newer("position")))"
         material = try db.prepare("""
             INSERT INTO material_state (user_id, material_id, events, active_seconds, completions,
                 last_ts, last_seq, last_key, target_type, title, title_ts, title_seq, title_key,
