@@ -25,10 +25,10 @@ extension Reports {
             values.append(row.double(1))
         }
         flush()
-        return GroupedReport(columns: [
-            ReportColumn(by, role: .key), ReportColumn("count", role: .count), ReportColumn("p50", role: .measure),
-            ReportColumn("p90", role: .measure), ReportColumn("p99", role: .measure), ReportColumn("max", role: .measure),
-        ], rows: rows)
+        // A field named in milliseconds (`load_duration_ms`, `durationMs`) reads as a duration in tables.
+        let role: ReportColumn.Role = field.hasSuffix("_ms") || field.hasSuffix("Ms") ? .milliseconds : .measure
+        return GroupedReport(columns: [ReportColumn(by, role: .key), ReportColumn("count", role: .count)]
+            + ["p50", "p90", "p99", "max"].map { ReportColumn($0, role: role) }, rows: rows)
     }
 
     /// Counts of events named `event` per value of `by`, most frequent first.

@@ -71,6 +71,7 @@ final class FeedReportTests: XCTestCase {
         let reports = Reports(store: try F(lines).store)
         let latency = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "app_version")
         XCTAssertEqual(latency.rows, [[.text("1.0"), .int(10), .int(500), .int(900), .int(1000), .int(1000)]])
+        XCTAssertEqual(latency.columns.map(\.role), [.key, .count, .milliseconds, .milliseconds, .milliseconds, .milliseconds])
         let top = try reports.top(event: "api_request_failed", by: "userId", limit: 2)
         XCTAssertEqual(top.rows, [[.text("a"), .int(2)], [.text("b"), .int(2)]])
     }
