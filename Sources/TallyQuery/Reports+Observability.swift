@@ -31,13 +31,15 @@ extension Reports {
             + ["p50", "p90", "p99", "max"].map { ReportColumn($0, role: role) }, rows: rows)
     }
 
-    /// Counts of events named `event` per value of `by`, most frequent first.
+    /// Counts of events named `event` per value of `by`, most frequent first; per user from
+    /// the counts kept at ingest, per anything else from the events.
     public func top(event: String, by: String, limit: Int) throws -> GroupedReport {
         guard limit >= 1 else {
             throw QueryError.invalidParameter(name: "limit", message: "limit must be at least 1, got \(limit)")
         }
         var rows: [[ReportValue]] = []
-        try run("top", ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit))]) { row in
+        let query = by == "userId" ? "top_users" : "top"
+        try run(query, ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit))]) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1))])
         }
         return GroupedReport(columns: [ReportColumn(by, role: .key), ReportColumn("count", role: .count)], rows: rows)

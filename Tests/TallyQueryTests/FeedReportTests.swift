@@ -74,6 +74,12 @@ final class FeedReportTests: XCTestCase {
         XCTAssertEqual(latency.columns.map(\.role), [.key, .count, .milliseconds, .milliseconds, .milliseconds, .milliseconds])
         let top = try reports.top(event: "api_request_failed", by: "userId", limit: 2)
         XCTAssertEqual(top.rows, [[.text("a"), .int(2)], [.text("b"), .int(2)]])
+        // Per user the counts kept at ingest answer; they agree with counting the events.
+        let counted = try reports.adHoc(try QueryLibrary.sql("top"), parameters: [
+            "event": .text("api_request_failed"), "by": .text("userId"), "limit": .int(10),
+        ])
+        XCTAssertEqual(try reports.top(event: "api_request_failed", by: "userId", limit: 10).rows, counted.rows)
+        XCTAssertEqual(counted.rows.count, 3)
     }
 
     func testAdHocSQLIsReadOnly() throws {

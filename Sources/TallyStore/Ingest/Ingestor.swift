@@ -64,7 +64,7 @@ public final class Ingestor {
                 case .reading(let e): batch.add(e, localDate: localDate)
                 case .feedback(let e): batch.add(e)
                 case .exposure(let e): batch.add(e, localDate: localDate)
-                case .observability: break
+                case .observability(let e): batch.add(e)
                 }
                 counts.accepted += 1
                 outcome = .accepted(key: event.idempotencyKey)

@@ -31,6 +31,11 @@ struct RollupBatch {
         var feedPosition: Int?
     }
 
+    struct EventUser: Hashable {
+        var eventName: String
+        var user: String
+    }
+
     struct PageItem: Hashable {
         var pageInstance: String
         var item: String
@@ -80,10 +85,11 @@ struct RollupBatch {
     var reactions: [UserImpression: Reaction] = [:]
     var impressionGroups: Set<ImpressionGroup> = []
     var firstExposures: [PageItem: FirstExposure] = [:]
+    var eventUsers: [EventUser: Int] = [:]
 
     var isEmpty: Bool {
         daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
-            && impressionGroups.isEmpty && firstExposures.isEmpty
+            && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty
     }
 
     mutating func add(_ event: ReadingEvent, localDate: String) {
@@ -113,6 +119,10 @@ struct RollupBatch {
         if users[user].map({ $0.last < order }) ?? true {
             users[user] = UserDelta(last: order, timezoneOffsetMinutes: event.common.timezoneOffsetMinutes)
         }
+    }
+
+    mutating func add(_ event: ObservabilityEvent) {
+        eventUsers[EventUser(eventName: event.eventName, user: event.common.userId), default: 0] += 1
     }
 
     mutating func add(_ event: FeedbackEvent) {

@@ -6,6 +6,7 @@ final class RollupWriter {
     private let dailyAll: Statement
     private let material: Statement
     private let user: Statement
+    private let eventUsers: Statement
     private let feed: FeedRollupWriter
     private let exposures: ExposureRollupWriter
 
@@ -58,6 +59,10 @@ final class RollupWriter {
                 tz_minutes = excluded.tz_minutes
             WHERE \(lastNewer)
             """)
+        eventUsers = try db.prepare("""
+            INSERT INTO event_user_counts (event_name, user_id, count) VALUES (?, ?, ?)
+            ON CONFLICT (event_name, user_id) DO UPDATE SET count = count + excluded.count
+            """)
         feed = try FeedRollupWriter(database: db)
         exposures = try ExposureRollupWriter(database: db)
     }
@@ -86,6 +91,10 @@ final class RollupWriter {
         for (key, delta) in batch.users {
             try user.bind([.text(key)] + Self.values(delta.last) + [.int(Int64(delta.timezoneOffsetMinutes))])
             try user.run()
+        }
+        for (key, count) in batch.eventUsers {
+            try eventUsers.bind([.text(key.eventName), .text(key.user), .int(Int64(count))])
+            try eventUsers.run()
         }
         try feed.write(batch)
         try exposures.write(batch)

@@ -217,6 +217,14 @@ public enum TallySchema {
         PRIMARY KEY (dimension, group_value, kind, member)
     ) WITHOUT ROWID;
 
+    -- Observability events per name and user, for `top --by userId`.
+    CREATE TABLE event_user_counts (
+        event_name TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        count      INTEGER NOT NULL,
+        PRIMARY KEY (event_name, user_id)
+    ) WITHOUT ROWID;
+
     -- Counters about the store itself, such as impressions seen in more than one group.
     CREATE TABLE rollup_counters (
         name  TEXT NOT NULL PRIMARY KEY,
