@@ -7,15 +7,19 @@ extension Reports {
     /// frequent reasons of final dislikes per group.
     ///
     /// The per-group counters kept at ingest answer it, summed into coarser groups while no
-    /// impression appears in more than one group; otherwise the per-impression tables do.
-    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0) throws -> GroupedReport {
+    /// impression appears in more than one group; otherwise, and for one `user`, the events do.
+    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0, user: String? = nil) throws -> GroupedReport {
         let parameters: [String: SQLValue] = [
             "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
-            "buckets": grouping.bucketsJSON.map { .text($0) } ?? .null,
+            "buckets": grouping.bucketsJSON.map { .text($0) } ?? .null, "user": user.map { .text($0) } ?? .null,
         ]
+        var spanning: Int64 = 0
+        try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
+        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
+        let fromCounters = user == nil && (fine || spanning == 0)
         var reasons: [[SQLValue]: [(String, Int64)]] = [:]
         if topReasons > 0 {
-            try run("dislike_reasons", parameters) { row in
+            try run(fromCounters ? "dislike_reasons" : "dislike_reasons_scan", parameters) { row in
                 let group = [row.value(0), row.value(1)]
                 if reasons[group, default: []].count < topReasons {
                     reasons[group, default: []].append((row.text(2) ?? "", row.int64(3)))
@@ -33,10 +37,7 @@ extension Reports {
         ]
         if topReasons > 0 { columns.append(ReportColumn("topReasons", role: .measure)) }
         var rows: [[ReportValue]] = []
-        var spanning: Int64 = 0
-        try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
-        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
-        try run(fine || spanning == 0 ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
+        try run(fromCounters ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
             var values: [ReportValue] = []
             if grouping.byModel { values.append(ReportValue(row.value(0))) }
             if grouping.byPosition { values.append(ReportValue(row.value(1))) }
@@ -62,14 +63,15 @@ extension Reports {
         return (.double(p), .double(max(0, center - half)), .double(min(1, center + half)))
     }
 
-    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`.
-    public func exposures(by: String) throws -> GroupedReport {
+    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the rows
+    /// kept at ingest, or from the events for one `user`.
+    public func exposures(by: String, user: String? = nil) throws -> GroupedReport {
         let keys = ["day": "date", "page": "pageId", "item": "itemId", "model": "modelInfo", "position": "feedPosition"]
         guard let key = keys[by] else {
             throw QueryError.invalidParameter(name: "by", message: "by must be day, page, item, model or position, got \"\(by)\"")
         }
         var rows: [[ReportValue]] = []
-        try run("exposures", ["by": .text(by)]) { row in
+        try run(user == nil ? "exposures" : "exposures_scan", ["by": .text(by), "user": user.map { .text($0) } ?? .null]) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1)), .int(row.int64(2)), .int(row.int64(3)), .int(row.int64(4))])
         }
         return GroupedReport(columns: [

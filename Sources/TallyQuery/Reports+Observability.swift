@@ -1,9 +1,9 @@
 import TallyStore
 
 extension Reports {
-    /// Exact nearest-rank percentiles of `properties.field` of events named `event`, per value
-    /// of `properties.by` (or the event's appVersion).
-    public func latency(event: String, field: String, by: String) throws -> GroupedReport {
+    /// Exact nearest-rank percentiles of `properties.field` of events named `event` (of one
+    /// `user`, or all), per value of `properties.by` (or the event's appVersion).
+    public func latency(event: String, field: String, by: String, user: String? = nil) throws -> GroupedReport {
         var rows: [[ReportValue]] = []
         var group: SQLValue?
         var values: [Double] = []
@@ -15,7 +15,8 @@ extension Reports {
             }
             rows.append([ReportValue(group), .int(Int64(values.count)), rank(50), rank(90), rank(99), Self.number(values[values.count - 1])])
         }
-        try run("latency_values", ["event": .text(event), "field": .text(field), "by": .text(by)]) { row in
+        try run("latency_values", ["event": .text(event), "field": .text(field), "by": .text(by),
+                                   "user": user.map { .text($0) } ?? .null]) { row in
             let key = row.value(0)
             if key != group {
                 flush()
@@ -31,15 +32,16 @@ extension Reports {
             + ["p50", "p90", "p99", "max"].map { ReportColumn($0, role: role) }, rows: rows)
     }
 
-    /// Counts of events named `event` per value of `by`, most frequent first; per user from
-    /// the counts kept at ingest, per anything else from the events.
-    public func top(event: String, by: String, limit: Int) throws -> GroupedReport {
+    /// Counts of events named `event` (of one `user`, or all) per value of `by`, most frequent
+    /// first; per user from the counts kept at ingest, per anything else from the events.
+    public func top(event: String, by: String, limit: Int, user: String? = nil) throws -> GroupedReport {
         guard limit >= 1 else {
             throw QueryError.invalidParameter(name: "limit", message: "limit must be at least 1, got \(limit)")
         }
         var rows: [[ReportValue]] = []
         let query = by == "userId" ? "top_users" : "top"
-        try run(query, ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit))]) { row in
+        try run(query, ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit)),
+                        "user": user.map { .text($0) } ?? .null]) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1))])
         }
         return GroupedReport(columns: [ReportColumn(by, role: .key), ReportColumn("count", role: .count)], rows: rows)

@@ -16,7 +16,7 @@ struct ExposuresCommand: ParsableCommand {
     }
 
     func run() throws {
-        let report = try options.reports().exposures(by: by)
+        let report = try options.reports().exposures(by: by, user: options.user)
         Terminal.write(options.renderer().render(report, as: options.format))
     }
 }

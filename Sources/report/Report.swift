@@ -6,7 +6,10 @@ struct Report: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Turn app events into answers: ingest event files, then ask for reports.",
-        discussion: "The store is a SQLite file (--db, $TALLY_DB, else ./tally.sqlite). Definitions: docs/metrics.md.",
+        discussion: """
+            The store is a SQLite file (--db, $TALLY_DB, else ./tally.sqlite). Every number is defined \
+            in the spec's metrics.md; docs/decisions.md says what Tally does where it is silent.
+            """,
         subcommands: [
             IngestCommand.self, SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self,
             ProgressCommand.self, DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self,

@@ -20,7 +20,7 @@ struct TopCommand: ParsableCommand {
     }
 
     func run() throws {
-        let report = try options.reports().top(event: event, by: by, limit: limit)
+        let report = try options.reports().top(event: event, by: by, limit: limit, user: options.user)
         Terminal.write(options.renderer().render(report, as: options.format))
     }
 }

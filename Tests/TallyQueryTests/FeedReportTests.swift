@@ -82,6 +82,31 @@ final class FeedReportTests: XCTestCase {
         XCTAssertEqual(counted.rows.count, 3)
     }
 
+    func testUserNarrowsFeedAndObservabilityReportsToTheirEvents() throws {
+        let lines = [
+            F.exposure("x1", user: "u1", pageInstance: "p1", item: "i1", impression: "imp1", ts: 1),
+            F.exposure("x2", user: "u1", pageInstance: "p1", item: "i1", impression: "imp1", ts: 2),
+            F.exposure("x3", user: "u2", pageInstance: "p2", item: "i1", impression: "imp2", ts: 3),
+            F.feedback("f1", user: "u1", impression: "imp1", type: "dislike", ts: 5, reason: "重复看到"),
+            F.feedback("f2", user: "u2", impression: "imp2", type: "like", ts: 6),
+            F.observed("o1", name: "view_loaded", user: "u1", properties: #"{"load_duration_ms":100,"app_version":"1"}"#),
+            F.observed("o2", name: "view_loaded", user: "u2", properties: #"{"load_duration_ms":300,"app_version":"1"}"#),
+        ]
+        let reports = Reports(store: try F(lines).store)
+        XCTAssertEqual(try reports.exposures(by: "item").rows, [[.text("i1"), .int(2), .int(1), .int(2), .int(1)]])
+        XCTAssertEqual(try reports.exposures(by: "item", user: "u1").rows, [[.text("i1"), .int(1), .int(1), .int(1), .int(1)]])
+        let all = try reports.dislikeRate(DislikeGrouping(), topReasons: 1)
+        XCTAssertEqual(Array(all.rows[0][2...4]), [.int(2), .int(1), .int(1)])
+        let mine = try reports.dislikeRate(DislikeGrouping(), topReasons: 1, user: "u1")
+        XCTAssertEqual(Array(mine.rows[0][2...4]), [.int(1), .int(0), .int(1)])
+        XCTAssertEqual(mine.rows[0].last, .json(#"[{"reason":"重复看到","count":1}]"#))
+        XCTAssertEqual(try reports.dislikeRate(DislikeGrouping(), user: "nobody").rows, [])
+        XCTAssertEqual(try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "app_version", user: "u2").rows,
+                       [[.text("1"), .int(1), .int(300), .int(300), .int(300), .int(300)]])
+        XCTAssertEqual(try reports.top(event: "view_loaded", by: "userId", limit: 5, user: "u2").rows, [[.text("u2"), .int(1)]])
+        XCTAssertEqual(try reports.top(event: "view_loaded", by: "app_version", limit: 5, user: "u1").rows, [[.text("1"), .int(1)]])
+    }
+
     func testAdHocSQLIsReadOnly() throws {
         let reports = Reports(store: try F([F.reading("a", ts: 1, delta: 3)]).store)
         XCTAssertEqual(try reports.adHoc("SELECT sum(active_seconds) AS s FROM reading_events WHERE user_id = :user",

@@ -3,6 +3,7 @@
 -- counters instead when no impression spans groups (or the groups are the fine ones).
 -- A (user, impression) counts as exposed in a group with an exposure event of that group, and
 -- also when its final (newest) feedback event is in the group without any exposure there.
+-- :user        only this user's impressions, or NULL for all
 -- :by_model     1 to group by modelInfo, 0 not to
 -- :by_position  1 to group by feedPosition, 0 not to
 -- :buckets      NULL, or a JSON array of [low, high, label] (high NULL = open) mapping positions
@@ -16,13 +17,14 @@ final_reactions AS (
     SELECT user_id, impression_id, model_info, feed_position, feedback_type FROM (
         SELECT user_id, impression_id, model_info, feed_position, feedback_type,
                ROW_NUMBER() OVER (PARTITION BY user_id, impression_id ORDER BY ts_ms DESC, id DESC) AS newest
-        FROM feedback_events)
+        FROM feedback_events
+        WHERE :user IS NULL OR user_id = :user)
     WHERE newest = 1
 ),
 pairs AS (
     SELECT DISTINCT user_id, impression_id, model_info, feed_position, 1 AS exposed, NULL AS reaction
     FROM exposure_events
-    WHERE impression_id IS NOT NULL
+    WHERE impression_id IS NOT NULL AND (:user IS NULL OR user_id = :user)
     UNION ALL
     SELECT user_id, impression_id, model_info, feed_position, 0, feedback_type
     FROM final_reactions
