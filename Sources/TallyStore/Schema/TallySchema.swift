@@ -81,9 +81,9 @@ public enum TallySchema {
         app_version TEXT,
         extra       TEXT
     ) WITHOUT ROWID;
-    -- Covers `latency` and `top`: the events of one name are read from the index alone, in
-    -- order, instead of one lookup by event id each.
-    CREATE INDEX observability_events_name ON observability_events (event_name, properties, app_version);
+    -- Covers `latency` and `top` (for everyone or one user): the events of one name are read
+    -- from the index alone, in order, instead of one lookup by event id each.
+    CREATE INDEX observability_events_name ON observability_events (event_name, user_id, properties, app_version);
 
     -- Active seconds and event counts per user, local date and material.
     CREATE TABLE reading_daily (
