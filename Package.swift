@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyQuery", targets: ["TallyQuery"]),
         .library(name: "TallyRender", targets: ["TallyRender"]),
+        .library(name: "TallyKit", targets: ["TallyKit"]),
         .executable(name: "report", targets: ["report"]),
     ],
     dependencies: [
@@ -20,6 +21,7 @@ let package = Package(
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "TallyEvents"),
         .target(name: "TallyStore", dependencies: ["TallyEvents", "CSQLite", "CSQLiteConfig", "CZlib"]),
+        .target(name: "TallyKit", dependencies: ["TallyEvents", "CZlib"]),
         .target(name: "TallyQuery", dependencies: ["TallyStore"], resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyQuery"]),
         .executableTarget(name: "report", dependencies: [
@@ -31,6 +33,7 @@ let package = Package(
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyTestSupport"]),
         .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A value behind a lock, for state shared between the app's threads and a kit's workers.
+///
+/// `Synchronization.Mutex` would do the same but needs iOS 18 / macOS 15; apps embedding
+/// TallyKit target older systems.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    /// A lock around `value`.
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
