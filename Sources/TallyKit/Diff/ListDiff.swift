@@ -8,7 +8,9 @@
 /// Repeated identities pair up in order: the k-th occurrence in the new array takes the k-th in
 /// the old. Time and memory are O(old + new) with hashing.
 public enum ListDiff {
-    /// The changes that turn `old` into `new`.
+    /// The changes that turn `old` into `new`. Inlinable so that callers get it specialized for
+    /// their element type: unspecialized, every hash and comparison goes through witness tables.
+    @inlinable
     public static func diff<Element: Diffable>(from old: [Element], to new: [Element]) -> DiffResult {
         let oldCount = old.count
         let newCount = new.count
