@@ -215,3 +215,37 @@ struct ReadingTrackerTests {
         #expect(fixture.events.isEmpty)
     }
 }
+
+/// A clock the test sets anywhere, backwards included, as a wall clock may be.
+private final class WallClock: TallyClock {
+    let ms = Locked<Int64>(ReadingTrackerFixture.start)
+
+    func nowMs() -> Int64 {
+        ms.withLock { $0 }
+    }
+}
+
+struct ReadingTrackerWallClockTests {
+    @Test func aClockSetBackCountsNothingAndNeverStampsEarlier() {
+        let clock = WallClock()
+        let sink = RecordingEventSink()
+        let tracker = ReadingTracker(sink: sink, clock: clock, store: InMemoryReadingStateStore())
+        tracker.openMaterial(ReadingTrackerFixture.material)
+        clock.ms.withLock { $0 += 10_000 }
+        tracker.tick()
+        clock.ms.withLock { $0 -= 60_000 }
+        tracker.updatePosition(ReadingPosition(progress: 0.5))
+        tracker.tick()
+        clock.ms.withLock { $0 += 55_000 }  // 5 s after the original 10 s
+        tracker.closeMaterial()
+
+        let events = sink.events.compactMap { if case .reading(let event) = $0 { event } else { nil } }
+        // Still at 10 s when closed: the position's window never ended, the close carries it.
+        #expect(events.map(\.kind) == [.materialOpened, .materialClosed])
+        #expect(events.last?.progress == 0.5)
+        #expect(events.last?.clientTimestampMs == ReadingTrackerFixture.start + 10_000)
+        let stamps = events.map(\.clientTimestampMs)
+        #expect(stamps == stamps.sorted())
+        #expect(events.map(\.activeSecondsDelta).reduce(0, +) == 10)
+    }
+}

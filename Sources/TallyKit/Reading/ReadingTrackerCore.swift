@@ -59,7 +59,7 @@ struct ReadingTrackerCore {
     }
 
     mutating func close(now: Int64) {
-        advance(to: now)
+        let now = advance(to: now)
         guard let session else { return }
         emit(.materialClosed, at: now, activeSeconds: roundedSeconds(session.unsentActiveMs))
         self.session = nil
@@ -69,7 +69,7 @@ struct ReadingTrackerCore {
 
     mutating func pause(now: Int64) {
         guard session?.paused == false else { return }
-        advance(to: now)
+        let now = advance(to: now)
         flushPartialTime(now: now)
         session?.paused = true
         save(at: now)
@@ -77,14 +77,14 @@ struct ReadingTrackerCore {
 
     mutating func resume(now: Int64) {
         guard session?.paused == true else { return }
-        advance(to: now)
+        let now = advance(to: now)
         session?.paused = false
         save(at: now)
     }
 
     mutating func enterBackground(now: Int64) {
         guard !inBackground else { return }
-        advance(to: now)
+        let now = advance(to: now)
         inBackground = true
         guard session != nil else { return }
         flushPartialTime(now: now)
@@ -94,7 +94,7 @@ struct ReadingTrackerCore {
 
     mutating func enterForeground(now: Int64) {
         guard inBackground else { return }
-        advance(to: now)
+        let now = advance(to: now)
         inBackground = false
         guard let session, let since = session.backgroundSinceMs else { return }
         if now - since > configuration.backgroundSessionTimeoutMs {
@@ -112,7 +112,7 @@ struct ReadingTrackerCore {
 
     mutating func updatePosition(_ position: ReadingPosition, now: Int64) {
         guard session != nil else { return }
-        advance(to: now)
+        let now = advance(to: now)
         guard session?.position != position else { return }
         session?.position = position
         if positionDueMs == nil {
@@ -123,7 +123,7 @@ struct ReadingTrackerCore {
 
     mutating func markAsRead(now: Int64) {
         guard session != nil else { return }
-        advance(to: now)
+        let now = advance(to: now)
         positionDueMs = nil
         emit(.markedAsRead, at: now)
         save(at: now)
@@ -139,9 +139,12 @@ struct ReadingTrackerCore {
 
     /// Brings the session up to `now`: emits each heartbeat and debounced position at the
     /// instant it fell due (so a late tick changes nothing in the events), then counts the
-    /// active time up to `now`. A clock that went backwards counts nothing.
-    private mutating func advance(to requested: Int64) {
-        guard let start = session?.accountedToMs else { return }
+    /// active time up to `now`. A clock that went backwards counts nothing, and the instant
+    /// returned, which later events of the command are stamped with, is then the last one
+    /// accounted for, so a session's timestamps never decrease.
+    @discardableResult
+    private mutating func advance(to requested: Int64) -> Int64 {
+        guard let start = session?.accountedToMs else { return requested }
         let now = max(requested, start)
         var emitted = false
         while let session {
@@ -164,6 +167,7 @@ struct ReadingTrackerCore {
         if emitted || (isActive && now - lastSavedMs >= configuration.checkpointIntervalMs) {
             save(at: now)
         }
+        return now
     }
 
     /// Counts the time from the last accounted instant to `instant` as active if the session is.
