@@ -24,4 +24,24 @@ struct UUIDv7Tests {
         let ids = (0..<100).map { UUIDv7.make(ms: 1_763_700_000_000 + Int64($0), using: &random) }
         #expect(ids == ids.sorted())
     }
+
+    @Test func formatsEveryNibbleInOrder() {
+        // The bits the generator draws, laid out by RFC 9562 and written with String(radix:).
+        var random = Counter()
+        var expected = Counter()
+        for step in 0..<1_000 {
+            let ms = 1_763_700_000_000 + Int64(step) * 7_919
+            let a = expected.next(), b = expected.next()
+            let high = UInt64(ms) << 16 | 0x7000 | (a & 0x0FFF)
+            let low = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+            let hex = [high, low].map { word in
+                let digits = String(word, radix: 16)
+                return String(repeating: "0", count: 16 - digits.count) + digits
+            }.joined()
+            let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+                String(hex.dropFirst(range.lowerBound).prefix(range.count))
+            }
+            #expect(UUIDv7.make(ms: ms, using: &random) == groups.joined(separator: "-"))
+        }
+    }
 }

@@ -10,14 +10,7 @@ public enum UUIDv7 {
         let b = random.next() as UInt64
         let high = time << 16 | 0x7000 | (a & 0x0FFF)
         let low = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        let hex = hex16(high) + hex16(low)
-        var out = ""
-        out.reserveCapacity(36)
-        for (index, character) in hex.enumerated() {
-            if index == 8 || index == 12 || index == 16 || index == 20 { out.append("-") }
-            out.append(character)
-        }
-        return out
+        return format(high: high, low: low)
     }
 
     /// A version-7 UUID for instant `ms` with system randomness.
@@ -26,8 +19,23 @@ public enum UUIDv7 {
         return make(ms: ms, using: &random)
     }
 
-    private static func hex16(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// The 128 bits `high`, `low` in lowercase 8-4-4-4-12 form, written straight into the
+    /// string's storage: ids are minted on the app's threads for every event.
+    private static func format(high: UInt64, low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var out = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
+                }
+                let word = nibble < 16 ? high : low
+                let shift = UInt64(60 - (nibble & 15) * 4)
+                buffer[out] = digits.utf8Start[Int((word >> shift) & 0xF)]
+                out += 1
+            }
+            return out
+        }
     }
 }
