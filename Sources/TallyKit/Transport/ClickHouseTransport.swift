@@ -10,7 +10,8 @@ import TallyEvents
 /// (`input_format_skip_unknown_fields=1`).
 ///
 /// ClickHouse answers 200 with an empty body when it stored the rows, a 4xx when it cannot parse
-/// them (dropped and counted: a retry would fail the same way), a 5xx for its own faults (retried).
+/// them (dropped and counted: a retry would fail the same way), a 5xx for its own faults (retried);
+/// a 5xx whose body names a parse error is turned into a 400.
 /// Pointed at `report serve` (which takes the same path) it gets `api.md`'s answers.
 public struct ClickHouseTransport: UploadTransport {
     /// The server, e.g. `http://127.0.0.1:8123`.
@@ -61,7 +62,21 @@ public struct ClickHouseTransport: UploadTransport {
             http.setValue(credentials.user, forHTTPHeaderField: "X-ClickHouse-User")
             http.setValue(credentials.password, forHTTPHeaderField: "X-ClickHouse-Key")
         }
-        return try await HTTPTransport.perform(http, session: session)
+        var response = try await HTTPTransport.perform(http, session: session)
+        if response.status >= 500, Self.isParseError(response.body) { response.status = 400 }
+        return response
+    }
+
+    /// ClickHouse's error codes for rows it cannot parse (`CANNOT_PARSE_TEXT`, `…_QUOTED_STRING`,
+    /// `…_INPUT_ASSERTION_FAILED`, `…_DATE`, `…_DATETIME`, `…_NUMBER`, `INCORRECT_DATA`).
+    static let parseErrorCodes: Set<Int> = [6, 26, 27, 38, 41, 72, 117]
+
+    /// Whether an error body (`Code: 27, e.displayText() = …`) names a parse error: ClickHouse
+    /// 18.16 answers some of those with a 500, which retrying would repeat forever.
+    static func isParseError(_ body: [UInt8]) -> Bool {
+        let text = String(decoding: body.prefix(16), as: UTF8.self)
+        guard text.hasPrefix("Code: "), let code = Int(text.dropFirst(6).prefix { $0.isNumber }) else { return false }
+        return parseErrorCodes.contains(code)
     }
 
     /// The JSONEachRow body: the batch's lines, with `properties` turned into a string when asked.
