@@ -7,11 +7,9 @@ extension DurableQueue {
             while true {
                 let closing = signal.waitForWork(intervalMs: configuration.commitIntervalMs)
                 do throws(QueueError) {
+                    if !closing { prepareSpare() }
                     try commitOnce()
-                    if !closing {
-                        prepareSpare()
-                        try enforceBound()
-                    }
+                    if !closing { try enforceBound() }
                 } catch {
                     fail(error)
                 }
