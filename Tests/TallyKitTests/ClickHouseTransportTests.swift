@@ -29,7 +29,6 @@ struct ClickHouseTransportTests {
         let table = "default.tally_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         _ = try await Self.query("CREATE TABLE \(table) (eventId String, timestamp Int64, eventName String, sessionId String, "
                                  + "userId String, properties String) ENGINE = Memory")
-        defer { Task { _ = try? await Self.query("DROP TABLE IF EXISTS \(table)") } }
         let transport = ClickHouseTransport(baseURL: Self.baseURL, table: table)
         let events = (0..<120).map { QueueFixtures.observability("o-\($0)") }
         let ndjson: [UInt8] = events.flatMap { $0.wireJSON() + [UInt8(0x0A)] }
@@ -42,6 +41,7 @@ struct ClickHouseTransportTests {
         let bad = try await transport.send(UploadRequest(batchId: 2, family: .observability,
                                                          ndjson: Array("{\"timestamp\":\"soon\"}\n".utf8), eventCount: 1))
         #expect((400..<500).contains(bad.status), "ClickHouse answered \(bad.status)")
+        _ = try await Self.query("DROP TABLE \(table)")
     }
 
     @Test("through the uploader: acknowledged and counted")
@@ -49,7 +49,6 @@ struct ClickHouseTransportTests {
         let table = "default.tally_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         _ = try await Self.query("CREATE TABLE \(table) (eventId String, timestamp Int64, eventName String, sessionId String, "
                                  + "properties String) ENGINE = Memory")
-        defer { Task { _ = try? await Self.query("DROP TABLE IF EXISTS \(table)") } }
         let directory = QueueFixtures.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let queue = try DurableQueue.open(directory: directory)
@@ -60,5 +59,6 @@ struct ClickHouseTransportTests {
         await uploader.flush()
         #expect(queue.stats.counters.acknowledged == 75)
         #expect(try await Self.query("SELECT count() FROM \(table)") == "75\n")
+        _ = try await Self.query("DROP TABLE \(table)")
     }
 }
