@@ -29,11 +29,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
+        .executableTarget(name: "QueueCrashChild", dependencies: ["TallyKit", "TallyEvents"], path: "Tests/QueueCrashChild"),
         .testTarget(name: "TallyEventsTests", dependencies: ["TallyEvents"]),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyTestSupport"]),
         .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport"]),
+        .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport", "QueueCrashChild"]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 /// A small seeded random number generator (SplitMix64), so that generated test data never
 /// changes and a failure repeats.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator starting from `seed`.
