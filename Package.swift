@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "TallyServerTests", dependencies: [
-            "TallyServer", "TallyRender", "TallyQuery", "TallyStore", "TallyTestSupport",
+            "TallyServer", "TallyRender", "TallyQuery", "TallyStore", "TallyKit",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),

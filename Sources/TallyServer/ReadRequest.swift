@@ -28,8 +28,8 @@ struct ReadRequest: Sendable {
         try parameters.requireOnly(Self.contextParameters.union(extra))
         let user = try parameters.value("user")
         if let user {
-            guard user.count <= Self.maxUserLength else {
-                throw APIError.invalidParameter("user must be at most \(Self.maxUserLength) characters, got \(user.count).")
+            guard user.unicodeScalars.count <= Self.maxUserLength else {
+                throw APIError.invalidParameter("user must be at most \(Self.maxUserLength) characters, got \(user.unicodeScalars.count).")
             }
             guard !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw APIError.invalidParameter("user must not contain control characters.")

@@ -57,6 +57,7 @@ extension TallyServer {
                          by: try parameters.value("by").flatMap { $0.isEmpty ? nil : $0 } ?? "appVersion")
             }
         }
+        router.get("/learning/users") { request, _ in try await self.users(request) }
         router.get("/sql") { request, _ in try await self.sql(request) }
 
         router.post("/learning/reading-events/batch") { request, _ in
@@ -112,6 +113,17 @@ extension TallyServer {
             cache.keep(body, for: key, version: store)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// `GET /learning/users`: the users with reading events and their latest offset, for the
+    /// dashboard's picker; `{"rows": [{"userId", "timezoneOffsetMinutes"}]}` by user.
+    func users(_ request: Request) async throws -> Response {
+        try QueryParameters(request.uri.query).requireOnly([])
+        let body = try await readers.withReports { reports in
+            Renderer(color: false).render(try reports.adHoc(
+                "SELECT user_id AS userId, tz_minutes AS timezoneOffsetMinutes FROM reading_user_state ORDER BY user_id"), as: .json)
+        }
+        return Self.json(body, cacheControl: "private, no-cache")
     }
 
     /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
