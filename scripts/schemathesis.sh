@@ -10,7 +10,7 @@ if [ "${1:-}" = "--bin" ]; then BIN=$2; shift 2; fi
 command -v schemathesis >/dev/null || python3 -m pip install --quiet 'schemathesis>=4,<5'
 . scripts/serve_helpers.sh
 ingest_sample
-start_server --allow-sql
+start_server
 echo "schemathesis against $BASE" >&2
 schemathesis run "$BASE/openapi.json" --checks all --max-examples "${MAX_EXAMPLES:-40}" --seed 1 \
     --phases examples,coverage,fuzzing --request-timeout 30 --no-color "$@"

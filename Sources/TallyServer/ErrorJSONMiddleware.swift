@@ -2,13 +2,18 @@ import Hummingbird
 import Logging
 
 /// Answers every failure in the JSON error shape of `api.md`: Hummingbird's own errors (404,
-/// 405, 413) get a code, and an unexpected error is a 500 whose details go to the log only.
+/// 413) get a code, another method on a known path is a 405, and an unexpected error is a 500 whose details go to the log only.
 struct ErrorJSONMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let error as HTTPError where error.status == .notFound && RouteMethods.api.allow(request.uri.path) != nil {
+            let allow = RouteMethods.api.allow(request.uri.path) ?? ""
+            return try APIError(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED",
+                                message: "\(request.method) is not allowed here; use \(allow).", headers: [.allow: allow])
+                .response(from: request, context: context)
         } catch let error as HTTPError {
             return try APIError(status: error.status, code: Self.code(error.status),
                                 message: error.body ?? "\(error.status.reasonPhrase).", headers: error.headers)

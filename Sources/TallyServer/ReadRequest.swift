@@ -74,11 +74,11 @@ struct ReadRequest: Sendable {
         return value
     }
 
-    /// An integer parameter at least `minimum`, or `defaultValue` when absent.
-    static func integer(_ parameters: QueryParameters, _ name: String, default defaultValue: Int, minimum: Int) throws -> Int {
+    /// An integer parameter in `range`, or `defaultValue` when absent.
+    static func integer(_ parameters: QueryParameters, _ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = try parameters.value(name) else { return defaultValue }
-        guard let value = Int(text), value >= minimum else {
-            throw APIError.invalidParameter("\(name) must be an integer of at least \(minimum), got \(JSONText.quote(text)).")
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.invalidParameter("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(JSONText.quote(text)).")
         }
         return value
     }

@@ -39,7 +39,7 @@ extension TallyServer {
             try await self.read(request, extra: ["by", "positionBuckets", "topReasons"]) { parameters in
                 let buckets = try parameters.value("positionBuckets").map(DislikeGrouping.buckets) ?? []
                 let grouping = try DislikeGrouping(by: try parameters.value("by") ?? "model,position", buckets: buckets)
-                return .dislikeRate(grouping, topReasons: try ReadRequest.integer(parameters, "topReasons", default: 0, minimum: 0))
+                return .dislikeRate(grouping, topReasons: try ReadRequest.integer(parameters, "topReasons", default: 0, range: 0...100))
             }
         }
         router.get("/feed/exposures") { request, _ in

@@ -38,7 +38,7 @@ extension TallyServer {
             } catch let error as EventFileError {
                 throw APIError.invalidBody("The body cannot be read as events: \(error).")
             }
-            if validated.entries.allSatisfy({ if case .failure(let r) = $0.result { r.code == .invalidJSON } else { false } }) {
+            if !validated.entries.isEmpty, validated.entries.allSatisfy({ if case .failure(let r) = $0.result { r.code == .invalidJSON } else { false } }) {
                 throw APIError.invalidBody("The body is not JSON.")
             }
             return validated
