@@ -102,15 +102,10 @@ extension TallyServer {
         }
         let key = read.key + clock
         let body: String
-        if let cached = cache.answer(key, version: store) {
-            body = cached
-        } else {
-            do {
-                body = try await readers.answer(read)
-            } catch QueryError.invalidParameter(_, let message) {
-                throw APIError.invalidParameter(message + ".")
-            }
-            cache.keep(body, for: key, version: store)
+        do {
+            body = try await cache.answer(key, version: store) { [readers] in try await readers.answer(read) }
+        } catch QueryError.invalidParameter(_, let message) {
+            throw APIError.invalidParameter(message + ".")
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
