@@ -10,10 +10,14 @@ let package = Package(
         .library(name: "TallyQuery", targets: ["TallyQuery"]),
         .library(name: "TallyRender", targets: ["TallyRender"]),
         .library(name: "TallyKit", targets: ["TallyKit"]),
+        .library(name: "TallyServer", targets: ["TallyServer"]),
         .executable(name: "report", targets: ["report"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -24,8 +28,15 @@ let package = Package(
         .target(name: "TallyKit", dependencies: ["TallyEvents", "CZlib"]),
         .target(name: "TallyQuery", dependencies: ["TallyStore"], resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyQuery"]),
+        .target(name: "TallyServer", dependencies: [
+            "TallyEvents", "TallyStore", "TallyQuery", "TallyRender", "CZlib",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Resources")]),
         .executableTarget(name: "report", dependencies: [
-            "TallyStore", "TallyQuery", "TallyRender",
+            "TallyStore", "TallyQuery", "TallyRender", "TallyServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
@@ -35,7 +46,11 @@ let package = Package(
         .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport", "QueueCrashChild"]),
-        .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),
+        .testTarget(name: "TallyServerTests", dependencies: [
+            "TallyServer", "TallyRender", "TallyQuery", "TallyStore", "TallyKit",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,6 @@ struct ContinueCommand: ParsableCommand {
     @OptionGroup var options: ReportOptions
 
     func run() throws {
-        let answer = try options.reports().continueLearning(options.context)
-        Terminal.write(options.renderer().render(answer, as: options.format))
+        Terminal.write(try options.answer(.continueLearning))
     }
 }

@@ -28,7 +28,6 @@ struct DislikeRateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let report = try options.reports().dislikeRate(try grouping(), topReasons: topReasons, user: options.user)
-        Terminal.write(options.renderer().render(report, as: options.format))
+        Terminal.write(try options.answer(.dislikeRate(try grouping(), topReasons: topReasons)))
     }
 }

@@ -16,7 +16,6 @@ struct ExposuresCommand: ParsableCommand {
     }
 
     func run() throws {
-        let report = try options.reports().exposures(by: by, user: options.user)
-        Terminal.write(options.renderer().render(report, as: options.format))
+        Terminal.write(try options.answer(.exposures(by: by)))
     }
 }

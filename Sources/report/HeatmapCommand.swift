@@ -19,7 +19,6 @@ struct HeatmapCommand: ParsableCommand {
     }
 
     func run() throws {
-        let heatmap = try options.reports().heatmap(options.context, days: days)
-        Terminal.write(options.renderer(weekStart: weekStart).render(heatmap, as: options.format))
+        Terminal.write(try options.answer(.heatmap(days: days), weekStart: weekStart))
     }
 }

@@ -16,7 +16,6 @@ struct LatencyCommand: ParsableCommand {
     var by = "appVersion"
 
     func run() throws {
-        let report = try options.reports().latency(event: event, field: field, by: by, user: options.user)
-        Terminal.write(options.renderer().render(report, as: options.format))
+        Terminal.write(try options.answer(.latency(event: event, field: field, by: by)))
     }
 }

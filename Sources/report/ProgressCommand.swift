@@ -10,7 +10,6 @@ struct ProgressCommand: ParsableCommand {
     @OptionGroup var options: ReportOptions
 
     func run() throws {
-        let progress = try options.reports().progress(options.context, materialId: material)
-        Terminal.write(options.renderer().render(progress, as: options.format))
+        Terminal.write(try options.answer(.progress(materialId: material)))
     }
 }

@@ -7,7 +7,6 @@ struct SummaryCommand: ParsableCommand {
     @OptionGroup var options: ReportOptions
 
     func run() throws {
-        let summary = try options.reports().summary(options.context)
-        Terminal.write(options.renderer().render(summary, as: options.format))
+        Terminal.write(try options.answer(.summary))
     }
 }

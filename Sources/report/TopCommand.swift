@@ -20,7 +20,6 @@ struct TopCommand: ParsableCommand {
     }
 
     func run() throws {
-        let report = try options.reports().top(event: event, by: by, limit: limit, user: options.user)
-        Terminal.write(options.renderer().render(report, as: options.format))
+        Terminal.write(try options.answer(.top(event: event, by: by, limit: limit)))
     }
 }

@@ -15,7 +15,6 @@ struct TrendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let trend = try options.reports().trend(options.context, days: days)
-        Terminal.write(options.renderer().render(trend, as: options.format))
+        Terminal.write(try options.answer(.trend(days: days)))
     }
 }

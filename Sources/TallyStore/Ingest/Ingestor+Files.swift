@@ -27,12 +27,9 @@ extension Ingestor {
             loop: while true {
                 switch queue.take() {
                 case .chunk(let chunk):
-                    try chunk.bytes.withUnsafeBufferPointer { bytes in
-                        for entry in chunk.entries {
-                            let raw = UnsafeBufferPointer(rebasing: bytes[entry.range])
-                            if case .rejected(let rejection) = try store(entry.result, raw: raw, origin: entry.origin) {
-                                onRejection(entry.origin, rejection)
-                            }
+                    try add(chunk) { entry, outcome in
+                        if case .rejected(let rejection) = outcome {
+                            onRejection(entry.origin, rejection)
                         }
                     }
                     onProgress(chunk.bytesRead, reader.totalBytes)
@@ -58,12 +55,7 @@ extension Ingestor {
         var chunk = ValidatedChunk(capacity: chunkSize)
         do {
             try reader.forEachRecord { record in
-                let start = chunk.bytes.count
-                chunk.bytes.append(contentsOf: record.bytes)
-                chunk.entries.append(ValidatedChunk.Entry(
-                    result: validate(record.bytes, malformed: record.malformed),
-                    origin: RecordOrigin(file: reader.path, line: record.line, element: record.index),
-                    range: start..<chunk.bytes.count))
+                chunk.append(record, origin: RecordOrigin(file: reader.path, line: record.line, element: record.index))
                 if chunk.entries.count >= chunkSize {
                     chunk.bytesRead = reader.bytesRead
                     guard queue.put(.chunk(chunk)) else { throw Stopped() }

@@ -1,6 +1,6 @@
 extension UInt8 {
     /// JSON whitespace other than the line feed: space, tab, carriage return.
-    var isBlank: Bool {
+    public var isBlank: Bool {
         self == 0x20 || self == 0x09 || self == 0x0D
     }
 }

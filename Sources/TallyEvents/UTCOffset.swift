@@ -1,7 +1,7 @@
 /// Parses a zone given as an offset from UTC.
-enum UTCOffset {
+public enum UTCOffset {
     /// Minutes east of UTC of `±HH:MM`, `±HHMM`, `HH:MM`, `Z` or `UTC`; nil outside -12:00...+14:00.
-    static func minutes(_ text: String) -> Int? {
+    public static func minutes(_ text: String) -> Int? {
         if text == "Z" || text.uppercased() == "UTC" { return 0 }
         var body = Substring(text)
         var sign = 1

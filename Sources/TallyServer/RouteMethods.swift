@@ -1,0 +1,30 @@
+/// The methods each path of the API takes, so that another method on a known path is a 405
+/// naming them (`Allow`) rather than a 404.
+struct RouteMethods: Sendable {
+    private let routes: [(segments: [Substring], allow: String)]
+
+    /// Paths (`{name}` for a path parameter) and their methods, such as `("/", "GET, POST")`.
+    init(_ routes: [(String, String)]) {
+        self.routes = routes.map { ($0.0.split(separator: "/", omittingEmptySubsequences: false), $0.1) }
+    }
+
+    /// The `Allow` value of `path`, or nil when no route has it.
+    func allow(_ path: String) -> String? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return routes.first { route in
+            route.segments.count == segments.count
+                && zip(route.segments, segments).allSatisfy { template, segment in
+                    template == segment || (template.hasPrefix("{") && !segment.isEmpty)
+                }
+        }?.allow
+    }
+
+    /// The routes of `TallyServer.router()`.
+    static let api = RouteMethods([
+        ("/", "GET, POST"), ("/openapi.json", "GET"), ("/healthz", "GET"), ("/learning/summary", "GET"),
+        ("/learning/trend", "GET"), ("/activity/heatmap", "GET"), ("/learning/continue", "GET"),
+        ("/materials/{materialId}/reading-progress", "GET"), ("/feed/dislike-rate", "GET"), ("/feed/exposures", "GET"),
+        ("/observability/latency", "GET"), ("/learning/users", "GET"), ("/sql", "GET"),
+        ("/learning/reading-events/batch", "POST"), ("/v1/feedback/batch", "POST"), ("/events", "POST"),
+    ])
+}

@@ -1,0 +1,36 @@
+/// How `report serve` runs: which store, where it listens, who may call it, what it accepts.
+public struct ServerConfiguration: Sendable {
+    /// The SQLite store; created when missing.
+    public var storePath: String
+    /// The address to listen on; loopback unless asked otherwise.
+    public var host: String
+    /// The TCP port; 0 picks a free one (the bound port is reported once listening).
+    public var port: Int
+    /// The bearer token every request but `/healthz` must carry; nil for none.
+    public var token: String?
+    /// Origins allowed to call from a browser (`*` for any); empty for no CORS headers.
+    public var corsOrigins: [String]
+    /// The largest request body accepted, counted after gzip decompression.
+    public var maxBodyBytes: Int
+    /// Whether `/sql` runs ad hoc read-only SQL.
+    public var allowSQL: Bool
+    /// Threads that run queries and validate bodies (the writer has its own).
+    public var workerThreads: Int
+    /// The clock: milliseconds since the Unix epoch, for reports asked without `now=`.
+    public var nowMs: @Sendable () -> Int64
+
+    /// Creates a configuration.
+    public init(storePath: String, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+                corsOrigins: [String] = [], maxBodyBytes: Int = 16 << 20, allowSQL: Bool = false,
+                workerThreads: Int = 4, nowMs: @escaping @Sendable () -> Int64) {
+        self.storePath = storePath
+        self.host = host
+        self.port = port
+        self.token = token
+        self.corsOrigins = corsOrigins
+        self.maxBodyBytes = maxBodyBytes
+        self.allowSQL = allowSQL
+        self.workerThreads = workerThreads
+        self.nowMs = nowMs
+    }
+}

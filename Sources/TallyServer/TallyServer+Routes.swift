@@ -1,0 +1,144 @@
+import Hummingbird
+import TallyQuery
+import TallyRender
+import TallyStore
+
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+extension TallyServer {
+    /// Every endpoint of `api.md`, behind CORS, the JSON error shape and the token check.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        if !configuration.corsOrigins.isEmpty {
+            router.add(middleware: CORSPolicyMiddleware(origins: configuration.corsOrigins))
+        }
+        router.add(middleware: ErrorJSONMiddleware())
+        if let token = configuration.token {
+            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8)))
+        }
+
+        router.get("/") { request, _ in self.dashboard.response(to: request) }
+        router.get("/openapi.json") { request, _ in self.openAPI.response(to: request) }
+        router.get("/healthz") { _, _ in
+            let body = try await self.health.answer(version: try self.storeVersion(), nowMs: self.configuration.nowMs(), readers: self.readers)
+            return Self.json(body, cacheControl: "no-store")
+        }
+
+        router.get("/learning/summary") { request, _ in try await self.read(request) { _ in .summary } }
+        router.get("/learning/trend") { request, _ in
+            try await self.read(request, extra: ["days"]) { .trend(days: try ReadRequest.days($0, default: 7)) }
+        }
+        router.get("/activity/heatmap") { request, _ in
+            try await self.read(request, extra: ["days"]) { .heatmap(days: try ReadRequest.days($0, default: 365)) }
+        }
+        router.get("/learning/continue") { request, _ in try await self.read(request) { _ in .continueLearning } }
+        router.get("/materials/{materialId}/reading-progress") { request, context in
+            let material = try context.parameters.require("materialId")
+            return try await self.read(request) { _ in .progress(materialId: material) }
+        }
+        router.get("/feed/dislike-rate") { request, _ in
+            try await self.read(request, extra: ["by", "positionBuckets", "topReasons"]) { parameters in
+                let buckets = try parameters.value("positionBuckets").map(DislikeGrouping.buckets) ?? []
+                let grouping = try DislikeGrouping(by: try parameters.value("by") ?? "model,position", buckets: buckets)
+                return .dislikeRate(grouping, topReasons: try ReadRequest.integer(parameters, "topReasons", default: 0, range: 0...100))
+            }
+        }
+        router.get("/feed/exposures") { request, _ in
+            try await self.read(request, extra: ["by"]) { parameters in
+                let by = try parameters.value("by") ?? "day"
+                guard ["day", "page", "item", "model", "position"].contains(by) else {
+                    throw APIError.invalidParameter("by must be day, page, item, model or position, got \"\(by)\".")
+                }
+                return .exposures(by: by)
+            }
+        }
+        router.get("/observability/latency") { request, _ in
+            try await self.read(request, extra: ["event", "field", "by"]) { parameters in
+                .latency(event: try ReadRequest.required(parameters, "event"), field: try ReadRequest.required(parameters, "field"),
+                         by: try parameters.value("by").flatMap { $0.isEmpty ? nil : $0 } ?? "appVersion")
+            }
+        }
+        router.get("/learning/users") { request, _ in try await self.users(request) }
+        router.get("/sql") { request, _ in try await self.sql(request) }
+
+        router.post("/learning/reading-events/batch") { request, _ in
+            Self.json(try await self.ingest(request, label: "POST /learning/reading-events/batch", shape: .batchObject).json)
+        }
+        router.post("/v1/feedback/batch") { request, _ in
+            Self.json(try await self.ingest(request, label: "POST /v1/feedback/batch", shape: .batchArray).json)
+        }
+        router.post("/events") { request, _ in
+            Self.json(try await self.ingest(request, label: "POST /events", shape: .any).json)
+        }
+        router.post("/") { request, _ in try await self.clickHouseInsert(request) }
+        return router
+    }
+
+    /// A JSON answer.
+    static func json(_ text: String, status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A GET report: 400 for a bad parameter, 304 when the client holds this answer, else the
+    /// answer (from the cache while the store has not changed).
+    ///
+    /// The ETag is the store version, plus the minute when `now` is not given (the answer then
+    /// follows the clock, whose local date can change on any minute).
+    func read(_ request: Request, extra: Set<String> = [],
+              question: (QueryParameters) throws -> ReportQuestion) async throws -> Response {
+        let read: ReadRequest
+        do {
+            read = try ReadRequest(path: request.uri.path, query: request.uri.query, extra: extra,
+                                   nowMs: configuration.nowMs, question: question)
+        } catch QueryError.invalidParameter(_, let message) {
+            throw APIError.invalidParameter(message + ".")
+        }
+        let store = try storeVersion()
+        let clock = read.nowGiven ? "" : "-\(read.context.nowMs / 60_000)"
+        let eTag = "\"\(store)\(clock)\""
+        let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "private, no-cache", .eTag: eTag]
+        if IfNoneMatch(request.headers[values: .ifNoneMatch]).matches(eTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let key = read.key + clock
+        let body: String
+        do {
+            body = try await cache.answer(key, version: store) { [readers] in try await readers.answer(read) }
+        } catch QueryError.invalidParameter(_, let message) {
+            throw APIError.invalidParameter(message + ".")
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// `GET /learning/users`: the users with reading events and their latest offset, for the
+    /// dashboard's picker; `{"rows": [{"userId", "timezoneOffsetMinutes"}]}` by user.
+    func users(_ request: Request) async throws -> Response {
+        try QueryParameters(request.uri.query).requireOnly([])
+        let body = try await readers.withReports { reports in
+            Renderer(color: false).render(try reports.adHoc(
+                "SELECT user_id AS userId, tz_minutes AS timezoneOffsetMinutes FROM reading_user_state ORDER BY user_id"), as: .json)
+        }
+        return Self.json(body, cacheControl: "private, no-cache")
+    }
+
+    /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
+    /// `report sql … --format json` prints.
+    func sql(_ request: Request) async throws -> Response {
+        guard configuration.allowSQL else {
+            throw APIError(status: .forbidden, code: "SQL_DISABLED", message: "Ad hoc SQL is off; start the server with --allow-sql.")
+        }
+        let parameters = try QueryParameters(request.uri.query)
+        try parameters.requireOnly(["q"])
+        let sql = try ReadRequest.required(parameters, "q")
+        do {
+            let body = try await readers.withReports { reports in
+                Renderer(color: false).render(try reports.adHoc(sql), as: .json)
+            }
+            return Self.json(body)
+        } catch let error as QueryError {
+            throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
+        } catch let error as TallyStore.DatabaseError {
+            throw APIError(status: .badRequest, code: "INVALID_SQL", message: "\(error)")
+        }
+    }
+}

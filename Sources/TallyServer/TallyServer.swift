@@ -1,0 +1,79 @@
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import TallyStore
+
+/// `report serve`: the store over HTTP (`api.md`). GET endpoints answer the bytes of
+/// `report … --format json`; POST endpoints ingest as `report ingest` does and answer per event;
+/// `/` is a dashboard page and `/openapi.json` describes every endpoint.
+///
+/// One writer thread stores every body (group commit; a request is answered after its commit),
+/// readers use read-only connections on worker threads (WAL: never blocked by the writer).
+/// Answers are cached per store version (`PRAGMA data_version` on a connection of its own),
+/// which is also the ETag.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+public final class TallyServer: Sendable {
+    /// How the server runs.
+    public let configuration: ServerConfiguration
+    let writer: StoreWriter
+    let threads: NIOThreadPool
+    let readers: ReaderPool
+    let version: StoreVersion
+    let cache = AnswerCache()
+    let health = HealthCounts()
+    let openAPI: StaticDocument
+    let dashboard: StaticDocument
+    /// Names this run of the server in ETags: a restart never reuses a tag for other content.
+    let instance: String
+    let logger: Logger
+
+    /// Opens the store (creating it when missing) and starts the writer and worker threads.
+    public init(configuration: ServerConfiguration) throws {
+        self.configuration = configuration
+        writer = try StoreWriter(path: configuration.storePath)
+        version = try StoreVersion(path: configuration.storePath)
+        threads = NIOThreadPool(numberOfThreads: max(1, configuration.workerThreads))
+        threads.start()
+        readers = ReaderPool(path: configuration.storePath, threads: threads)
+        openAPI = try StaticDocument(resource: "openapi", ext: "json", contentType: "application/json; charset=utf-8")
+        dashboard = try StaticDocument(resource: "dashboard", ext: "html", contentType: "text/html; charset=utf-8")
+        instance = String(UInt64(bitPattern: configuration.nowMs()) ^ UInt64.random(in: 0...UInt64.max), radix: 36)
+        var logger = Logger(label: "tally.serve", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = .warning
+        self.logger = logger
+    }
+
+    /// The application: the router on the configured address. `onListening` hears the bound
+    /// port once the server accepts connections (the port asked for, or the one picked for 0).
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT: then stops accepting, finishes the requests in flight
+    /// (their events committed), stops the writer and returns.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        do {
+            try await application(onListening: onListening).runService()
+        } catch {
+            try await close()
+            throw error
+        }
+        try await close()
+    }
+
+    /// Stops the writer (after storing what is queued) and the worker threads.
+    public func close() async throws {
+        writer.stop()
+        try await threads.shutdownGracefully()
+    }
+
+    /// The store version as it names answers: this run's instance and SQLite's data version.
+    func storeVersion() throws -> String {
+        "\(instance)-\(try version.current())"
+    }
+}

@@ -1,0 +1,25 @@
+import TallyEvents
+
+extension Ingestor {
+    /// Stores the records of a validated chunk in order, telling `onOutcome` what happened to
+    /// each; they commit with the current batch (call `commit()` to make them durable now).
+    public func add(_ chunk: ValidatedChunk, onOutcome: (ValidatedChunk.Entry, IngestOutcome) -> Void) throws {
+        try chunk.bytes.withUnsafeBufferPointer { bytes in
+            for entry in chunk.entries {
+                onOutcome(entry, try store(entry.result, raw: UnsafeBufferPointer(rebasing: bytes[entry.range]), origin: entry.origin))
+            }
+        }
+    }
+
+    /// Reads every record of `reader` (a request body, say) and validates it, storing nothing:
+    /// the whole input is known to be readable before any of it is stored. Origins name `label`.
+    ///
+    /// - Throws: `EventFileError` when the input cannot be read or inflated.
+    public static func validate(_ reader: EventFileReader, label: String) throws -> ValidatedChunk {
+        var chunk = ValidatedChunk(capacity: 64)
+        try reader.forEachRecord { record in
+            chunk.append(record, origin: RecordOrigin(file: label, line: record.line, element: record.index))
+        }
+        return chunk
+    }
+}

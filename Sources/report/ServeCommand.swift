@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import TallyServer
+
+/// `report serve`: the store over HTTP for dashboards and uploaders (`docs/api.md`).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the store over HTTP: the JSON API, the uploaders' endpoints and a dashboard.",
+        discussion: """
+            Prints "listening on http://HOST:PORT" once it accepts connections. SIGTERM or SIGINT stops \
+            accepting, finishes the requests in flight (every accepted event committed) and exits 0.
+            """)
+
+    @Option(help: "The store file, created when missing (default: $TALLY_DB, else ./tally.sqlite).")
+    var db: String?
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Require Authorization: Bearer TOKEN on every request but /healthz (default: $TALLY_TOKEN, else $REPORT_TOKEN).", valueName: "TOKEN"))
+    var token: String?
+
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp("A browser origin allowed to call the API, such as http://localhost:3000, or * (repeatable).", valueName: "origin"))
+    var corsOrigins: [String] = []
+
+    @Option(help: ArgumentHelp("The largest request body after decompression: bytes, or with K, M or G (binary units).", valueName: "size"))
+    var maxBody = "16M"
+
+    @Flag(help: "Answer ad hoc read-only SQL at GET /sql?q=….")
+    var allowSQL = false
+
+    @Option(help: "Threads that run queries and validate bodies.")
+    var threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port).") }
+        guard Self.bytes(maxBody) != nil else { throw ValidationError("--max-body must be a positive size such as 16M or 1048576, got \"\(maxBody)\".") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads).") }
+        if let token = resolvedToken, token.isEmpty { throw ValidationError("The token must not be empty.") }
+    }
+
+    /// `--token`, else `$TALLY_TOKEN`, else `$REPORT_TOKEN`.
+    var resolvedToken: String? {
+        let environment = ProcessInfo.processInfo.environment
+        return token ?? environment["TALLY_TOKEN"] ?? environment["REPORT_TOKEN"]
+    }
+
+    /// Bytes of `1048576`, `512K`, `16M`, `1G` (also `KiB`, `MiB`, `GiB`).
+    static func bytes(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            guard let n = Int(text.dropLast(suffix.count)), n > 0, n <= Int.max / factor else { return nil }
+            return n * factor
+        }
+        return Int(text).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    func run() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, visionOS 1, *) else {
+            throw ValidationError("report serve needs macOS 14 or later.")
+        }
+        let configuration = ServerConfiguration(
+            storePath: db ?? ProcessInfo.processInfo.environment["TALLY_DB"] ?? "tally.sqlite",
+            host: host, port: port, token: resolvedToken, corsOrigins: corsOrigins,
+            maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL, workerThreads: threads,
+            nowMs: { Int64(Date().timeIntervalSince1970 * 1000) })
+        let server = try TallyServer(configuration: configuration)
+        let host = self.host
+        try await server.run { port in
+            Terminal.write("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
+        }
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Renders the dashboard (`report serve`'s `/`) in headless Chromium and checks that the page
+shows the numbers the JSON API gives: the summary cards, the 7-day trend, every heatmap cell's
+level and seconds, and the dislike-rate rows. Saves a screenshot.
+
+  scripts/dashboard_check.py [--bin .build/debug/report] [--screenshot bench-out/dashboard.png]
+
+Starts the server itself over the sample data on a free loopback port and stops it (SIGTERM)
+afterwards. Exit status 0 when every number matches.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from html.parser import HTMLParser
+
+NOW = "2026-11-20T12:00:00Z"
+SAMPLE = ["sample-data/history.ndjson.gz", "sample-data/recent.ndjson",
+          "sample-data/reading-upload.json", "sample-data/feed-upload.json"]
+
+
+class Elements(HTMLParser):
+    """Every element's tag and attributes, in document order."""
+
+    def __init__(self):
+        super().__init__()
+        self.elements = []
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    sys.exit("no chromium on PATH (apt-get install chromium)")
+
+
+def browse(url, *extra):
+    profile = tempfile.mkdtemp(prefix="tally-chromium-")
+    try:
+        return subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                               f"--user-data-dir={profile}", "--virtual-time-budget=15000", *extra, url],
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=".build/debug/report")
+    parser.add_argument("--screenshot", default="bench-out/dashboard.png")
+    parser.add_argument("--user", default="u-sh")
+    args = parser.parse_args()
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    work = tempfile.mkdtemp(prefix="tally-dashboard-")
+    db = os.path.join(work, "sample.sqlite")
+    subprocess.run([args.bin, "ingest", *SAMPLE, "--db", db], check=True, capture_output=True)
+    server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline().strip()
+        if not line.startswith("listening on "):
+            sys.exit(f"report serve did not start: {line!r}")
+        base = line[len("listening on "):]
+
+        def api(path):
+            with urllib.request.urlopen(base + path, timeout=30) as response:
+                return json.load(response)
+
+        query = f"user={args.user}&now={NOW}"
+        summary = api(f"/learning/summary?{query}")
+        trend = api(f"/learning/trend?days=7&{query}")
+        heatmap = api(f"/activity/heatmap?days=365&{query}")
+        dislikes = api(f"/feed/dislike-rate?{query}")
+
+        page = f"{base}/#user={args.user}&now={NOW}"
+        dom = browse(page, "--dump-dom")
+        if dom.returncode != 0:
+            sys.exit(f"chromium failed: {dom.stderr[-2000:]}")
+        parsed = Elements()
+        parsed.feed(dom.stdout)
+        elements = parsed.elements
+        problems = []
+
+        body = next((attrs for tag, attrs in elements if tag == "body"), {})
+        if body.get("data-ready") != "1":
+            problems.append(f"the page did not finish loading (data-ready={body.get('data-ready')!r})")
+
+        cards = {a["data-key"]: a["data-value"] for t, a in elements if t == "div" and "data-key" in a}
+        for key, value in summary.items():
+            shown = cards.get(key)
+            if shown != ("" if value is None else str(value)):
+                problems.append(f"card {key}: page {shown!r}, API {value!r}")
+
+        bars = [(a["data-date"], int(a["data-seconds"])) for t, a in elements if t == "rect" and "data-seconds" in a and "class" not in a]
+        expected_bars = [(d["date"], d["activeSeconds"]) for d in trend["days"]]
+        if bars != expected_bars:
+            problems.append(f"trend bars: page {bars}, API {expected_bars}")
+        total = next((a for t, a in elements if a.get("id") == "trend-total"), {})
+        if total.get("data-value") != str(trend["totalActiveSeconds"]):
+            problems.append(f"trend total: page {total.get('data-value')}, API {trend['totalActiveSeconds']}")
+
+        cells = [(a["data-date"], int(a["data-level"]), int(a["data-seconds"])) for t, a in elements if a.get("class") == "day"]
+        expected_cells = [(d["date"], d["level"], d["activeSeconds"]) for d in heatmap["days"]]
+        if cells != expected_cells:
+            wrong = [(c, e) for c, e in zip(cells, expected_cells) if c != e][:3]
+            problems.append(f"heatmap: {len(cells)} cells on the page, {len(expected_cells)} in the API; first differences {wrong}")
+
+        rows = [(a["data-model"], a["data-position"], int(a["data-exposures"]), int(a["data-dislikes"]))
+                for t, a in elements if t == "tr" and "data-exposures" in a]
+        expected_rows = [(r.get("modelInfo") or "", "" if r.get("feedPosition") is None else str(r["feedPosition"]),
+                          r["exposures"], r["dislikes"]) for r in dislikes["rows"]]
+        if rows != expected_rows:
+            problems.append(f"dislike table: page {rows[:3]}…, API {expected_rows[:3]}…")
+
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        shot = browse(page, f"--screenshot={os.path.abspath(args.screenshot)}", "--window-size=1400,1000", "--hide-scrollbars")
+        if shot.returncode != 0 or not os.path.exists(args.screenshot):
+            problems.append(f"no screenshot: {shot.stderr[-500:]}")
+
+        print(f"dashboard at {page}: {len(cards)} cards, {len(bars)} trend bars, {len(cells)} heatmap cells, "
+              f"{len(rows)} dislike rows; screenshot {args.screenshot}")
+        for problem in problems:
+            print("MISMATCH", problem)
+        return 1 if problems else 0
+    finally:
+        server.send_signal(signal.SIGTERM)
+        status = server.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+        if status != 0:
+            print(f"report serve exited with status {status}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
