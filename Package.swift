@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TallyQuery", targets: ["TallyQuery"]),
         .library(name: "TallyRender", targets: ["TallyRender"]),
         .library(name: "TallyKit", targets: ["TallyKit"]),
+        .library(name: "TallySimulation", targets: ["TallySimulation"]),
         .executable(name: "report", targets: ["report"]),
     ],
     dependencies: [
@@ -22,10 +23,11 @@ let package = Package(
         .target(name: "TallyEvents"),
         .target(name: "TallyStore", dependencies: ["TallyEvents", "CSQLite", "CSQLiteConfig", "CZlib"]),
         .target(name: "TallyKit", dependencies: ["TallyEvents", "CZlib"]),
+        .target(name: "TallySimulation", dependencies: ["TallyKit", "TallyEvents"]),
         .target(name: "TallyQuery", dependencies: ["TallyStore"], resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyQuery"]),
         .executableTarget(name: "report", dependencies: [
-            "TallyStore", "TallyQuery", "TallyRender",
+            "TallyStore", "TallyQuery", "TallyRender", "TallySimulation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
@@ -35,6 +37,7 @@ let package = Package(
         .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport", "QueueCrashChild"]),
+        .testTarget(name: "TallySimulationTests", dependencies: ["TallySimulation", "TallyStore", "TallyQuery", "TallyEvents"]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),
     ],
     swiftLanguageModes: [.v6]
