@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TallyRender", targets: ["TallyRender"]),
         .library(name: "TallyKit", targets: ["TallyKit"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
+        .library(name: "TallySimulation", targets: ["TallySimulation"]),
         .executable(name: "report", targets: ["report"]),
     ],
     dependencies: [
@@ -26,6 +27,7 @@ let package = Package(
         .target(name: "TallyEvents"),
         .target(name: "TallyStore", dependencies: ["TallyEvents", "CSQLite", "CSQLiteConfig", "CZlib"]),
         .target(name: "TallyKit", dependencies: ["TallyEvents", "CZlib"]),
+        .target(name: "TallySimulation", dependencies: ["TallyKit", "TallyEvents"]),
         .target(name: "TallyQuery", dependencies: ["TallyStore"], resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyQuery"]),
         .target(name: "TallyServer", dependencies: [
@@ -36,7 +38,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources")]),
         .executableTarget(name: "report", dependencies: [
-            "TallyStore", "TallyQuery", "TallyRender", "TallyServer",
+            "TallyStore", "TallyQuery", "TallyRender", "TallyServer", "TallySimulation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
@@ -51,6 +53,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents"]),
+        .testTarget(name: "TallySimulationTests", dependencies: ["TallySimulation", "TallyStore", "TallyQuery", "TallyEvents"]),
     ],
     swiftLanguageModes: [.v6]
 )
