@@ -9,6 +9,7 @@ Starts the server itself over the sample data on a free loopback port and stops 
 afterwards. Exit status 0 when every number matches.
 """
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -21,9 +22,7 @@ import urllib.request
 from html.parser import HTMLParser
 
 NOW = "2026-11-20T12:00:00Z"
-SAMPLE = ["sample-data/history.ndjson.gz", "sample-data/recent.ndjson",
-          "sample-data/reading-upload.json", "sample-data/feed-upload.json"]
-
+SAMPLE = sorted(glob.glob("sample-data/*.ndjson*"))
 
 class Elements(HTMLParser):
     """Every element's tag and attributes, in document order."""
@@ -35,13 +34,11 @@ class Elements(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.elements.append((tag, dict(attrs)))
 
-
 def chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if shutil.which(name):
             return shutil.which(name)
     sys.exit("no chromium on PATH (apt-get install chromium)")
-
 
 def browse(url, *extra):
     profile = tempfile.mkdtemp(prefix="tally-chromium-")
@@ -51,7 +48,6 @@ def browse(url, *extra):
                               capture_output=True, text=True, timeout=120)
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-
 
 def main():
     parser = argparse.ArgumentParser()
@@ -136,7 +132,6 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
         if status != 0:
             print(f"report serve exited with status {status}", file=sys.stderr)
-
 
 if __name__ == "__main__":
     sys.exit(main())

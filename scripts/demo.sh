@@ -8,7 +8,7 @@ swift build -c release --product report >&2
 report=.build/release/report
 db=$(mktemp -d)/sample.sqlite
 now=2026-11-20T12:00:00Z
-"$report" ingest sample-data/*.ndjson sample-data/*.gz sample-data/*.json --db "$db"
+"$report" ingest sample-data/*.ndjson* --db "$db"
 user=$("$report" sql "SELECT user_id FROM reading_daily GROUP BY user_id ORDER BY sum(active_seconds) DESC LIMIT 1" \
     --db "$db" --format csv | sed -n 2p | tr -d '\r')
 echo

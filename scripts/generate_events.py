@@ -5,7 +5,6 @@ Usage:
   scripts/generate_events.py --events 1000000 --out bench-out/events.ndjson [--seed 1]
   scripts/generate_events.py --users 20 --days 365 --out out/ --gzip
   scripts/generate_events.py --events 5000 --format batch --out upload.json --bad-lines 6 --duplicates 3
-  scripts/generate_events.py --sample sample-data/
 
 It simulates users in several time zones (some with daylight saving time) over the days that
 end at --end (default 2026-11-20T12:00:00Z, the `--now` of the acceptance suite). A user has
@@ -31,8 +30,6 @@ rejection codes (INVALID_JSON only in NDJSON), and --duplicates K re-sends K ear
 little later, as a retrying uploader does; both come on top of N. --out is a file, a
 directory (then events-SEED.ndjson[.gz] or .json inside it) or - for stdout. User ids are
 u<seed>-<index>; u<seed>-000 is the most active user.
-
---sample DIR writes the small sample data set that sample-data/README.md describes.
 """
 import argparse
 import contextlib
@@ -457,34 +454,6 @@ def write_lines(path, fmt, lines, gzipped=False):
         f.flush()
 
 
-def write_sample(directory, seed):
-    """The sample-data set: 6 users in 6 time zones (one anonymous), 120 days, four files."""
-    rng = random.Random(seed)
-    end_ms = parse_instant(DEFAULT_END)
-    named = [('u-sh', 480, False, 1.4), ('u-ny', -300, True, 1.1), ('u-london', 0, True, 0.9),
-             ('u-blr', 330, False, 1.0), ('u-tokyo', 540, False, 0.7), (None, 60, True, 0.6)]
-    users = [User(uid, tz, dst, w, 0 if i < 3 else rng.randrange(40), rng) for i, (uid, tz, dst, w) in enumerate(named)]
-    gen = Generator(rng, users, 120, end_ms, 22_000)
-    events = list(gen)
-    recent, last = end_ms - 10 * DAY_MS, end_ms - 2 * DAY_MS
-    history = [e for e in events if e[0] < recent]
-    middle = [e for e in events if recent <= e[0] < last]
-    reading_upload = [e for e in events if e[0] >= last and e[1] in 'ro']
-    feed_upload = [e for e in events if e[0] >= last and e[1] in 'xf']
-    write_lines(os.path.join(directory, 'history.ndjson.gz'), 'ndjson', (e[2] for e in history))
-    write_lines(os.path.join(directory, 'recent.ndjson'), 'ndjson',
-                with_noise(middle, len(middle), len(REJECTION_CODES), 4, rng, gen, REJECTION_CODES))
-    # the uploaders retried: each upload body repeats one event of recent.ndjson
-    write_lines(os.path.join(directory, 'reading-upload.json'), 'batch',
-                [rng.choice([e for e in middle if e[1] == 'r'])[2]] + [e[2] for e in reading_upload])
-    write_lines(os.path.join(directory, 'feed-upload.json'), 'array',
-                [rng.choice([e for e in middle if e[1] == 'x'])[2]] + [e[2] for e in feed_upload])
-    families = {f: sum(e[1] == f for e in events) for f in 'rxfo'}
-    print(f'{len(events)} events (reading {families["r"]}, exposure {families["x"]}, feedback {families["f"]}, '
-          f'observability {families["o"]}); history {len(history)}, recent {len(middle)} + 6 bad + 4 duplicates, '
-          f'reading-upload {len(reading_upload)} + 1, feed-upload {len(feed_upload)} + 1', file=sys.stderr)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split('\n', 1)[1])
@@ -498,11 +467,7 @@ def main():
     ap.add_argument('--gzip', action='store_true', help='gzip the output (also implied by a .gz name)')
     ap.add_argument('--bad-lines', type=int, default=0)
     ap.add_argument('--duplicates', type=int, default=0)
-    ap.add_argument('--sample', metavar='DIR', help='write the sample-data set into DIR and exit')
     a = ap.parse_args()
-    if a.sample:
-        write_sample(a.sample, a.seed)
-        return
     if not a.out or (a.events is None and a.users is None):
         ap.error('give --out and --events N or --users U (with --days D)')
     rng = random.Random(a.seed)

@@ -19,8 +19,7 @@ trap stop_server EXIT
 # Ingests the sample data into $DB unless it already holds a store.
 ingest_sample() {
     [ -s "$DB" ] && return 0
-    "$BIN" ingest sample-data/history.ndjson.gz sample-data/recent.ndjson sample-data/reading-upload.json \
-        sample-data/feed-upload.json --db "$DB" >/dev/null 2>&1
+    "$BIN" ingest sample-data/*.ndjson* --db "$DB" >/dev/null 2>&1
 }
 
 # Starts `report serve --db $DB --port 0 "$@"` and waits for its address in BASE.
