@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TallyQuery", targets: ["TallyQuery"]),
         .library(name: "TallyRender", targets: ["TallyRender"]),
         .library(name: "TallyKit", targets: ["TallyKit"]),
+        .library(name: "TallyClickHouse", targets: ["TallyClickHouse"]),
         .executable(name: "report", targets: ["report"]),
     ],
     dependencies: [
@@ -24,8 +25,9 @@ let package = Package(
         .target(name: "TallyKit", dependencies: ["TallyEvents", "CZlib"]),
         .target(name: "TallyQuery", dependencies: ["TallyStore"], resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyQuery"]),
+        .target(name: "TallyClickHouse", dependencies: ["TallyEvents", "TallyStore", "TallyQuery", "TallyKit"]),
         .executableTarget(name: "report", dependencies: [
-            "TallyStore", "TallyQuery", "TallyRender",
+            "TallyStore", "TallyQuery", "TallyRender", "TallyClickHouse",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
@@ -35,6 +37,7 @@ let package = Package(
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report"]),
+        .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyStore", "TallyEvents", "report"]),
     ],
     swiftLanguageModes: [.v6]
 )

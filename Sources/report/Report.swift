@@ -13,6 +13,6 @@ struct Report: AsyncParsableCommand {
         subcommands: [
             IngestCommand.self, SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self,
             ProgressCommand.self, DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self,
-            RejectedCommand.self, QueryCommand.self, SQLCommand.self,
+            RejectedCommand.self, QueryCommand.self, SQLCommand.self, ClickHouseCommand.self,
         ])
 }
