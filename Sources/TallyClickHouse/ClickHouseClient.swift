@@ -54,20 +54,23 @@ public final class ClickHouseClient: @unchecked Sendable {
     }
 
     /// Inserts `body`, JSONEachRow lines, into `table`; gzip-compressed, sent again unchanged
-    /// when the request fails without an answer.
-    public func insert(into table: String, jsonEachRow body: [UInt8]) throws {
+    /// when the request fails without an answer. Returns whether it was sent more than once
+    /// (the server may then hold two copies until they are merged).
+    @discardableResult
+    public func insert(into table: String, jsonEachRow body: [UInt8]) throws -> Bool {
         let compressed = Data(try Gzip.compress(body, level: 1))
         let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table)) FORMAT JSONEachRow"
         var delay = 0.5
         for attempt in 1...attempts {
             do {
                 _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: compressed)
-                return
+                return attempt > 1
             } catch ClickHouseError.unreachable where attempt < attempts {
                 pause(delay)
                 delay *= 2
             }
         }
+        return false
     }
 
     /// One request: `sql` in the URL when there is a body, else as the body.

@@ -9,7 +9,9 @@ import TallyStore
 /// Duplicates are counted at ingest: a key seen earlier in the batch, or found in `event_keys`
 /// (one lookup per batch, answered from that table's primary index), is skipped, so the first
 /// stored wins as in SQLite. A batch the network loses after the server stored it is sent
-/// again unchanged; those rows are collapsed by the tables' engine and the queries' `FINAL`.
+/// again unchanged: Replicated tables drop the identical block, and on a single server the
+/// ingest then has the table merged (`OPTIMIZE … FINAL`), whose ReplacingMergeTree engine
+/// collapses the identical rows, so the reports, which read without `FINAL`, count them once.
 public final class ClickHouseIngestor {
     private struct Pending {
         var family: EventFamily
@@ -112,7 +114,9 @@ public final class ClickHouseIngestor {
                 accepted += 1
             }
             for (table, body) in bodies.sorted(by: { $0.key < $1.key }) {
-                try client.insert(into: table, jsonEachRow: body)
+                if try client.insert(into: table, jsonEachRow: body) {
+                    try collapseCopies(in: table)
+                }
             }
             if !keys.isEmpty {
                 try client.insert(into: "event_keys", jsonEachRow: keys)
@@ -124,6 +128,17 @@ public final class ClickHouseIngestor {
         if !rejectedRows.isEmpty {
             try client.insert(into: "rejected_lines", jsonEachRow: rejectedRows)
             rejectedRows.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Merges `table` so that the copies a resent batch may have left collapse into one row. A
+    /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
+    /// resent block themselves.
+    private func collapseCopies(in table: String) throws {
+        do {
+            try client.execute("OPTIMIZE TABLE \(table) FINAL")
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+            return // "Method optimize is not supported by storage Distributed"
         }
     }
 
