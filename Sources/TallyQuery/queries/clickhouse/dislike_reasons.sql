@@ -10,9 +10,11 @@ SELECT if({by_model:UInt8} = 1, toNullable(model_info), NULL) AS model_group,
        count() AS count
 FROM (
     SELECT tupleElement(final, 1) AS model_info, tupleElement(final, 2) AS feed_position,
-           tupleElement(final, 3) AS feedback_type, tupleElement(final, 4) AS reason
+           tupleElement(final, 3) AS feedback_type, if(tupleElement(final, 5), NULL, tupleElement(final, 4)) AS reason
     FROM (
-        SELECT argMax(tuple(model_info, feed_position, feedback_type, reason), tuple(ts_ms, id)) AS final
+        -- No Nullable inside the tuple: 18.16 cannot send such an aggregate state between shards.
+        SELECT argMax(tuple(model_info, feed_position, feedback_type, ifNull(reason, ''), isNull(reason)),
+                      tuple(ts_ms, id)) AS final
         FROM feedback_events
         WHERE ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
         GROUP BY user_id, impression_id
