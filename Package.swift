@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TallyKit", targets: ["TallyKit"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallySimulation", targets: ["TallySimulation"]),
+        .library(name: "TallyClickHouse", targets: ["TallyClickHouse"]),
         .executable(name: "report", targets: ["report"]),
     ],
     dependencies: [
@@ -37,8 +38,9 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources")]),
+        .target(name: "TallyClickHouse", dependencies: ["TallyEvents", "TallyStore", "TallyQuery", "TallyKit"]),
         .executableTarget(name: "report", dependencies: [
-            "TallyStore", "TallyQuery", "TallyRender", "TallyServer", "TallySimulation",
+            "TallyStore", "TallyQuery", "TallyRender", "TallyServer", "TallySimulation", "TallyClickHouse",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
@@ -54,6 +56,7 @@ let package = Package(
         ]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents"]),
         .testTarget(name: "TallySimulationTests", dependencies: ["TallySimulation", "TallyStore", "TallyQuery", "TallyEvents"]),
+        .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyStore", "TallyEvents", "report"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,19 @@
 import TallyStore
 
 /// A `material_state` row, or several merged (all users together).
-struct MaterialState {
-    struct Newest {
+package struct MaterialState {
+    /// An event's place in the "newest" order: timestamp, then sequence, then idempotency key.
+    package struct Newest {
         var ts: Int64
         var seq: Int64
         var key: String
+
+        /// Creates an order key.
+        package init(ts: Int64, seq: Int64, key: String) {
+            self.ts = ts
+            self.seq = seq
+            self.key = key
+        }
 
         func isNewer(than other: Newest) -> Bool {
             if ts != other.ts { return ts > other.ts }
@@ -21,6 +29,18 @@ struct MaterialState {
     var targetType: String
     var title: (order: Newest, value: String)?
     var position: (order: Newest, value: MaterialPosition)?
+
+    /// Creates a state from its parts.
+    package init(materialId: String, activeSeconds: Int, completions: Int, last: Newest, targetType: String,
+                 title: (order: Newest, value: String)?, position: (order: Newest, value: MaterialPosition)?) {
+        self.materialId = materialId
+        self.activeSeconds = activeSeconds
+        self.completions = completions
+        self.last = last
+        self.targetType = targetType
+        self.title = title
+        self.position = position
+    }
 
     init(row: Statement) {
         materialId = row.text(1) ?? ""

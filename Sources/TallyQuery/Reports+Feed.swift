@@ -26,6 +26,24 @@ extension Reports {
                 }
             }
         }
+        let columns = Self.dislikeColumns(grouping, topReasons: topReasons)
+        var rows: [[ReportValue]] = []
+        try run(fromCounters ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
+            var values: [ReportValue] = []
+            if grouping.byModel { values.append(ReportValue(row.value(0))) }
+            if grouping.byPosition { values.append(ReportValue(row.value(1))) }
+            values += Self.dislikeMeasures(exposures: row.int64(2), likes: row.int64(3), dislikes: row.int64(4),
+                                           feedbackWithoutExposure: row.int64(5))
+            if topReasons > 0 {
+                values.append(Self.reasonsJSON(reasons[[row.value(0), row.value(1)]] ?? []))
+            }
+            rows.append(values)
+        }
+        return GroupedReport(columns: columns, rows: rows)
+    }
+
+    /// The columns of a dislike-rate report: its group keys, the measures, `topReasons` if asked.
+    package static func dislikeColumns(_ grouping: DislikeGrouping, topReasons: Int) -> [ReportColumn] {
         var columns: [ReportColumn] = []
         if grouping.byModel { columns.append(ReportColumn("modelInfo", role: .key)) }
         if grouping.byPosition { columns.append(ReportColumn("feedPosition", role: .key)) }
@@ -36,21 +54,19 @@ extension Reports {
             ReportColumn("feedbackWithoutExposure", role: .count),
         ]
         if topReasons > 0 { columns.append(ReportColumn("topReasons", role: .measure)) }
-        var rows: [[ReportValue]] = []
-        try run(fromCounters ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
-            var values: [ReportValue] = []
-            if grouping.byModel { values.append(ReportValue(row.value(0))) }
-            if grouping.byPosition { values.append(ReportValue(row.value(1))) }
-            let exposures = row.int64(2), likes = row.int64(3), dislikes = row.int64(4)
-            let (rate, low, high) = Self.wilson(successes: dislikes, trials: exposures)
-            values += [.int(exposures), .int(likes), .int(dislikes), rate, low, high, .int(row.int64(5))]
-            if topReasons > 0 {
-                let list = reasons[[row.value(0), row.value(1)]] ?? []
-                values.append(.json("[" + list.map { "{\"reason\":\(JSONText.quote($0.0)),\"count\":\($0.1)}" }.joined(separator: ",") + "]"))
-            }
-            rows.append(values)
-        }
-        return GroupedReport(columns: columns, rows: rows)
+        return columns
+    }
+
+    /// A group's measures from its counts: the counts, the rate and its interval.
+    package static func dislikeMeasures(exposures: Int64, likes: Int64, dislikes: Int64,
+                                        feedbackWithoutExposure: Int64) -> [ReportValue] {
+        let (rate, low, high) = wilson(successes: dislikes, trials: exposures)
+        return [.int(exposures), .int(likes), .int(dislikes), rate, low, high, .int(feedbackWithoutExposure)]
+    }
+
+    /// `topReasons` of a group: `[{"reason": …, "count": …}]`, most frequent first.
+    package static func reasonsJSON(_ reasons: [(String, Int64)]) -> ReportValue {
+        .json("[" + reasons.map { "{\"reason\":\(JSONText.quote($0.0)),\"count\":\($0.1)}" }.joined(separator: ",") + "]")
     }
 
     /// Rate and Wilson score interval (z = 1.96); nulls for no trials.
@@ -66,17 +82,28 @@ extension Reports {
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the rows
     /// kept at ingest, or from the events for one `user`.
     public func exposures(by: String, user: String? = nil) throws -> GroupedReport {
-        let keys = ["day": "date", "page": "pageId", "item": "itemId", "model": "modelInfo", "position": "feedPosition"]
-        guard let key = keys[by] else {
-            throw QueryError.invalidParameter(name: "by", message: "by must be day, page, item, model or position, got \"\(by)\"")
-        }
+        let key = try Self.exposureKey(by: by)
         var rows: [[ReportValue]] = []
         try run(user == nil ? "exposures" : "exposures_scan", ["by": .text(by), "user": user.map { .text($0) } ?? .null]) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1)), .int(row.int64(2)), .int(row.int64(3)), .int(row.int64(4))])
         }
-        return GroupedReport(columns: [
+        return GroupedReport(columns: Self.exposureColumns(key: key), rows: rows)
+    }
+
+    /// The group key's name for `--by day | page | item | model | position`.
+    package static func exposureKey(by: String) throws -> String {
+        let keys = ["day": "date", "page": "pageId", "item": "itemId", "model": "modelInfo", "position": "feedPosition"]
+        guard let key = keys[by] else {
+            throw QueryError.invalidParameter(name: "by", message: "by must be day, page, item, model or position, got \"\(by)\"")
+        }
+        return key
+    }
+
+    /// The columns of an exposure-count report grouped by `key`.
+    package static func exposureColumns(key: String) -> [ReportColumn] {
+        [
             ReportColumn(key, role: .key), ReportColumn("exposures", role: .count), ReportColumn("uniqueItems", role: .count),
             ReportColumn("uniqueUsers", role: .count), ReportColumn("duplicateExposures", role: .count),
-        ], rows: rows)
+        ]
     }
 }

@@ -26,29 +26,44 @@ extension Reports {
             values.append(row.double(1))
         }
         flush()
+        return GroupedReport(columns: Self.latencyColumns(field: field, by: by), rows: rows)
+    }
+
+    /// The columns of a latency report: the group key, count, p50, p90, p99 and max.
+    package static func latencyColumns(field: String, by: String) -> [ReportColumn] {
         // A field named in milliseconds (`load_duration_ms`, `durationMs`) reads as a duration in tables.
         let role: ReportColumn.Role = field.hasSuffix("_ms") || field.hasSuffix("Ms") ? .milliseconds : .measure
-        return GroupedReport(columns: [ReportColumn(by, role: .key), ReportColumn("count", role: .count)]
-            + ["p50", "p90", "p99", "max"].map { ReportColumn($0, role: role) }, rows: rows)
+        return [ReportColumn(by, role: .key), ReportColumn("count", role: .count)]
+            + ["p50", "p90", "p99", "max"].map { ReportColumn($0, role: role) }
     }
 
     /// Counts of events named `event` (of one `user`, or all) per value of `by`, most frequent
     /// first; per user from the counts kept at ingest, per anything else from the events.
     public func top(event: String, by: String, limit: Int, user: String? = nil) throws -> GroupedReport {
-        guard limit >= 1 else {
-            throw QueryError.invalidParameter(name: "limit", message: "limit must be at least 1, got \(limit)")
-        }
+        try Self.validate(limit: limit)
         var rows: [[ReportValue]] = []
         let query = by == "userId" ? "top_users" : "top"
         try run(query, ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit)),
                         "user": user.map { .text($0) } ?? .null]) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1))])
         }
-        return GroupedReport(columns: [ReportColumn(by, role: .key), ReportColumn("count", role: .count)], rows: rows)
+        return GroupedReport(columns: Self.topColumns(by: by), rows: rows)
+    }
+
+    /// Checks `top`'s row limit.
+    package static func validate(limit: Int) throws {
+        guard limit >= 1 else {
+            throw QueryError.invalidParameter(name: "limit", message: "limit must be at least 1, got \(limit)")
+        }
+    }
+
+    /// The columns of a `top` report: the value counted by, and the count.
+    package static func topColumns(by: String) -> [ReportColumn] {
+        [ReportColumn(by, role: .key), ReportColumn("count", role: .count)]
     }
 
     /// A measured value: an integer when it is one.
-    static func number(_ value: Double) -> ReportValue {
+    package static func number(_ value: Double) -> ReportValue {
         value == value.rounded() && abs(value) < 9e15 ? .int(Int64(value)) : .double(value)
     }
 }

@@ -28,7 +28,7 @@ public final class Reports {
     }
 
     /// The window of `days` local dates ending at today, oldest first.
-    static func window(days: Int, endingAt today: LocalDate) -> [LocalDate] {
+    package static func window(days: Int, endingAt today: LocalDate) -> [LocalDate] {
         (0..<days).map { today.adding(days: $0 - days + 1) }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TallyClickHouse
 import TallyRender
 import TallyStore
 
@@ -22,6 +23,8 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "table or json.")
     var format: OutputFormat = .table
 
+    @OptionGroup var storage: BackendOptions
+
     /// Rejections printed on stderr before the rest are only counted.
     static let rejectionsShown = 1000
 
@@ -36,13 +39,23 @@ struct IngestCommand: ParsableCommand {
                 throw IngestFailure("Cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file").")
             }
         }
-        let store: EventStore
-        do {
-            store = try EventStore(path: path)
-        } catch {
-            throw IngestFailure("Cannot write the store \(path): \(error).")
+        let ingestor: any FileIngesting
+        switch storage.backend {
+        case .sqlite:
+            do {
+                ingestor = try Ingestor(store: try EventStore(path: path))
+            } catch {
+                throw IngestFailure("Cannot write the store \(path): \(error).")
+            }
+        case .clickhouse:
+            do {
+                let client = try storage.clickHouseClient()
+                try ClickHouseSchema.create(using: client)
+                ingestor = ClickHouseIngestor(client: client)
+            } catch {
+                throw IngestFailure("Cannot write to ClickHouse: \(error)")
+            }
         }
-        let ingestor = try Ingestor(store: store)
         var shown = 0
         for file in files {
             let size = file == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
@@ -59,7 +72,8 @@ struct IngestCommand: ParsableCommand {
         }
         let counts = ingestor.counts
         if shown > Self.rejectionsShown {
-            Terminal.writeError("… and \(shown - Self.rejectionsShown) more rejected lines: see `report rejected --db \(path)`.\n")
+            let store = storage.backend == .sqlite ? "--db \(path)" : "--backend clickhouse"
+            Terminal.writeError("… and \(shown - Self.rejectionsShown) more rejected lines: see `report rejected \(store)`.\n")
         }
         Terminal.write(Renderer(color: Terminal.wantsColor(format: format)).render(counts, as: format))
     }

@@ -17,6 +17,7 @@ struct QueryCommand: ParsableCommand {
     @OptionGroup var options: ReportOptions
 
     func run() throws {
+        let reports = try options.reports()
         let sql: String
         if FileManager.default.fileExists(atPath: query) {
             do {
@@ -26,9 +27,9 @@ struct QueryCommand: ParsableCommand {
             }
         } else {
             let name = (query as NSString).lastPathComponent.replacingOccurrences(of: ".sql", with: "")
-            sql = try QueryLibrary.sql(name)
+            sql = try reports.savedQuery(name)
         }
-        let report = try options.reports().adHoc(sql, parameters: QueryParameter.dictionary(parameters))
+        let report = try reports.adHoc(sql, parameters: QueryParameter.dictionary(parameters))
         Terminal.write(options.renderer().render(report, as: options.format))
     }
 }

@@ -14,5 +14,6 @@ struct Report: AsyncParsableCommand {
             IngestCommand.self, SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self,
             ProgressCommand.self, DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self,
             RejectedCommand.self, QueryCommand.self, SQLCommand.self, ServeCommand.self, SimulateCommand.self,
+            ClickHouseCommand.self,
         ])
 }

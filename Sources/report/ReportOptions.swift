@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TallyClickHouse
 import TallyEvents
 import TallyQuery
 import TallyRender
@@ -22,6 +23,8 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "table, json or csv.")
     var format: OutputFormat = .table
 
+    @OptionGroup var storage: BackendOptions
+
     mutating func validate() throws {
         if let now, Instant.parse(nowArgument: now) == nil {
             throw ValidationError("--now must be an ISO-8601 instant (2026-11-20T12:00:00Z) or milliseconds since the epoch, got \"\(now)\".")
@@ -42,9 +45,12 @@ struct ReportOptions: ParsableArguments {
         return ReportContext(user: user, nowMs: nowMs, timezoneOffsetMinutes: tz.flatMap(UTCOffset.minutes))
     }
 
-    /// The report layer over the store, opened read-only.
-    func reports() throws -> Reports {
-        Reports(store: try EventStore(readingAt: storePath))
+    /// The report layer of the chosen backend: the store opened read-only, or the ClickHouse server.
+    func reports() throws -> any ReportBackend {
+        switch storage.backend {
+        case .sqlite: Reports(store: try EventStore(readingAt: storePath))
+        case .clickhouse: ClickHouseReports(client: try storage.clickHouseClient())
+        }
     }
 
     /// A renderer: colors only for a table on a terminal, and never with `NO_COLOR` set.

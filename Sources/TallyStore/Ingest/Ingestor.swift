@@ -41,7 +41,7 @@ public final class Ingestor {
     }
 
     /// The validation of one record: `malformed` records are `INVALID_JSON` without parsing.
-    static func validate(_ bytes: UnsafeRawBufferPointer, malformed: String?) -> Result<Event, EventRejection> {
+    public static func validate(_ bytes: UnsafeRawBufferPointer, malformed: String?) -> Result<Event, EventRejection> {
         malformed.map { .failure(EventRejection(code: .invalidJSON, message: $0)) } ?? EventValidator.validate(bytes)
     }
 

@@ -1,6 +1,6 @@
 import TallyQuery
 
-extension Reports {
+extension ReportBackend {
     /// Answers `question` in `context`, rendered as `format`: the one step from a question to
     /// its text, shared by the CLI and the HTTP server.
     ///

@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TallyKit
+
+/// A small synchronous client of ClickHouse's HTTP interface: queries answer in
+/// `TabSeparatedWithNamesAndTypes`, inserts send gzip-compressed `JSONEachRow` bodies.
+///
+/// An insert whose request fails before any answer (connection refused or reset, timeout) is
+/// sent again with the very same bytes, up to `attempts` times, so that a server which did
+/// store the first copy can recognise the second (Replicated tables drop an identical block;
+/// ReplacingMergeTree collapses identical rows and the queries read `FINAL`).
+public final class ClickHouseClient: @unchecked Sendable {
+    /// The server's base URL, such as `http://127.0.0.1:8123`.
+    public let url: URL
+    /// The database queries run in.
+    public let database: String
+    /// How many times an insert is tried before its failure is reported.
+    public let attempts: Int
+    private let pause: @Sendable (Double) -> Void
+    private let session: URLSession
+
+    /// Creates a client of the server at `url` working in `database`.
+    ///
+    /// - Parameters:
+    ///   - attempts: tries per insert (at least 1).
+    ///   - pause: waits between tries, given seconds (0.5, 1, 2, …); injected so tests do not sleep.
+    public init(url: String, database: String = "tally", attempts: Int = 4,
+                pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }) throws {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw ClickHouseError.invalidURL(url)
+        }
+        self.url = parsed
+        self.database = try ClickHouseSQL.identifier(database)
+        self.attempts = max(1, attempts)
+        self.pause = pause
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 600
+        configuration.timeoutIntervalForResource = 3600
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Runs a query and returns its rows.
+    public func query(_ sql: String, settings: [String: String] = [:]) throws -> ClickHouseResult {
+        let data = try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: settings, useDatabase: true)
+        return try ClickHouseResult(tabSeparated: data)
+    }
+
+    /// Runs a statement that returns nothing (DDL); `useDatabase` false for statements that
+    /// must run before the database exists.
+    public func execute(_ sql: String, useDatabase: Bool = true) throws {
+        _ = try send(sql, settings: [:], useDatabase: useDatabase)
+    }
+
+    /// Inserts `body`, JSONEachRow lines, into `table`; gzip-compressed, sent again unchanged
+    /// when the request fails without an answer. Returns whether it was sent more than once
+    /// (the server may then hold two copies until they are merged).
+    @discardableResult
+    public func insert(into table: String, jsonEachRow body: [UInt8]) throws -> Bool {
+        let compressed = Data(try Gzip.compress(body, level: 1))
+        let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table)) FORMAT JSONEachRow"
+        var delay = 0.5
+        for attempt in 1...attempts {
+            do {
+                _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: compressed)
+                return attempt > 1
+            } catch ClickHouseError.unreachable where attempt < attempts {
+                pause(delay)
+                delay *= 2
+            }
+        }
+        return false
+    }
+
+    /// One request: `sql` in the URL when there is a body, else as the body.
+    private func send(_ sql: String, settings: [String: String], useDatabase: Bool, body: Data? = nil) throws -> Data {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        var items = components.queryItems ?? []
+        if useDatabase { items.append(URLQueryItem(name: "database", value: database)) }
+        items.append(URLQueryItem(name: "max_query_size", value: String(64 << 20)))
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+            items.append(URLQueryItem(name: name, value: value))
+        }
+        if body != nil { items.append(URLQueryItem(name: "query", value: sql)) }
+        components.queryItems = items
+        // `+` in a query string reads as a space on the server: escape it as well.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "POST"
+        if let body {
+            request.httpBody = body
+            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+        } else {
+            request.httpBody = Data(sql.utf8)
+        }
+        let answer = Locked<(Data?, URLResponse?, (any Error)?)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        session.dataTask(with: request) { data, response, error in
+            answer.withLock { $0 = (data, response, error) }
+            done.signal()
+        }.resume()
+        done.wait()
+        let (data, response, error) = answer.withLock { $0 } ?? (nil, nil, nil)
+        let label = url.absoluteString
+        guard let http = response as? HTTPURLResponse else {
+            throw ClickHouseError.unreachable(url: label, message: error.map { "\($0.localizedDescription)" } ?? "no answer")
+        }
+        guard http.statusCode == 200 else {
+            let text = String(decoding: data ?? Data(), as: UTF8.self)
+            throw ClickHouseError.server(url: label, status: http.statusCode, message: Self.firstLine(text))
+        }
+        return data ?? Data()
+    }
+
+    /// The server's message without its stack trace: `Code: 60, e.displayText() = DB::Exception: …`.
+    static func firstLine(_ text: String) -> String {
+        var line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        if let range = line.range(of: ", e.what() = ") { line = String(line[..<range.lowerBound]) }
+        return line.replacingOccurrences(of: "e.displayText() = ", with: "")
+    }
+}

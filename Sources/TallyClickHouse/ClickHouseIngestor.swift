@@ -1,0 +1,164 @@
+import Foundation
+import TallyEvents
+import TallyStore
+
+/// Validates event files with the same code as the SQLite store (`Ingestor.validate`) and
+/// streams the events to ClickHouse in batches of gzip-compressed JSONEachRow; rejected lines
+/// never reach the event tables, they go to `rejected_lines`.
+///
+/// Duplicates are counted at ingest: a key seen earlier in the batch, or found in `event_keys`
+/// (one lookup per batch, answered from that table's primary index), is skipped, so the first
+/// stored wins as in SQLite. A batch the network loses after the server stored it is sent
+/// again unchanged: Replicated tables drop the identical block, and on a single server the
+/// ingest then has the table merged (`OPTIMIZE … FINAL`), whose ReplacingMergeTree engine
+/// collapses the identical rows, so the reports, which read without `FINAL`, count them once.
+public final class ClickHouseIngestor {
+    private struct Pending {
+        var family: EventFamily
+        var key: String
+        var table: String
+        var row: String
+    }
+
+    /// Counts since this ingestor was created.
+    public private(set) var counts = IngestCounts()
+    private let client: ClickHouseClient
+    private let batchSize: Int
+    private var pending: [Pending] = []
+    private var pendingKeys: [EventFamily: Set<String>] = [:]
+    private var rejectedRows: [UInt8] = []
+    private var dateCache: (day: Int, text: String) = (Int.min, "")
+
+    /// Keys per lookup query (the query text stays a few hundred kilobytes).
+    static let lookupChunk = 10_000
+
+    /// Creates an ingestor writing through `client`, sending every `batchSize` events.
+    public init(client: ClickHouseClient, batchSize: Int = 100_000) {
+        self.client = client
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// Reads one event file (or `-` for stdin) and stores its records; returns this file's counts.
+    public func ingest(file path: String, onRejection: Ingestor.RejectionHandler,
+                       onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
+        try ingest(try EventFileReader(path: path), onRejection: onRejection, onProgress: onProgress)
+    }
+
+    /// Reads every record of `reader` and stores them; returns the counts of this input.
+    public func ingest(_ reader: EventFileReader, onRejection: Ingestor.RejectionHandler,
+                       onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
+        let before = counts
+        var seen = 0
+        try reader.forEachRecord { record in
+            let origin = RecordOrigin(file: reader.path, line: record.line, element: record.index)
+            switch Ingestor.validate(record.bytes, malformed: record.malformed) {
+            case .failure(let rejection):
+                counts.rejected += 1
+                keep(rejection, raw: record.bytes, origin: origin)
+                onRejection(origin, rejection)
+            case .success(let event):
+                add(event)
+            }
+            if pending.count >= batchSize { try flush() }
+            seen += 1
+            if seen % 8192 == 0 { onProgress(reader.bytesRead, reader.totalBytes) }
+        }
+        try flush()
+        onProgress(reader.bytesRead, reader.totalBytes)
+        return IngestCounts(accepted: counts.accepted - before.accepted, duplicates: counts.duplicates - before.duplicates,
+                            rejected: counts.rejected - before.rejected)
+    }
+
+    private func add(_ event: Event) {
+        let key = event.idempotencyKey
+        guard pendingKeys[event.family, default: []].insert(key).inserted else {
+            counts.duplicates += 1
+            return
+        }
+        let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
+        if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
+        pending.append(Pending(family: event.family, key: key, table: event.clickHouseTable,
+                               row: event.clickHouseRow(localDate: dateCache.text)))
+    }
+
+    private func keep(_ rejection: EventRejection, raw: UnsafeRawBufferPointer, origin: RecordOrigin) {
+        var row = RowWriter()
+        row.text("file", origin.file)
+        row.number("line", Int64(origin.line))
+        row.number("element", Int64(origin.element ?? -1))
+        row.text("code", rejection.code.rawValue)
+        row.text("field", rejection.field)
+        row.text("message", rejection.message)
+        row.text("event_key", rejection.eventKey)
+        row.text("raw", String(decoding: raw, as: UTF8.self))
+        rejectedRows.append(contentsOf: row.finish().utf8)
+    }
+
+    /// Sends what is pending: looks up which keys are stored, inserts the rest, then their keys.
+    public func flush() throws {
+        if !pending.isEmpty {
+            let stored = try storedKeys()
+            var bodies: [String: [UInt8]] = [:]
+            var keys: [UInt8] = []
+            var accepted = 0
+            for event in pending {
+                if stored[event.family]?.contains(event.key) == true {
+                    counts.duplicates += 1
+                    continue
+                }
+                bodies[event.table, default: []].append(contentsOf: event.row.utf8)
+                var row = RowWriter()
+                row.text("family", event.family.rawValue)
+                row.text("key", event.key)
+                keys.append(contentsOf: row.finish().utf8)
+                accepted += 1
+            }
+            for (table, body) in bodies.sorted(by: { $0.key < $1.key }) {
+                if try client.insert(into: table, jsonEachRow: body) {
+                    try collapseCopies(in: table)
+                }
+            }
+            if !keys.isEmpty {
+                try client.insert(into: "event_keys", jsonEachRow: keys)
+            }
+            counts.accepted += accepted
+            pending.removeAll(keepingCapacity: true)
+            pendingKeys.removeAll(keepingCapacity: true)
+        }
+        if !rejectedRows.isEmpty {
+            try client.insert(into: "rejected_lines", jsonEachRow: rejectedRows)
+            rejectedRows.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Merges `table` so that the copies a resent batch may have left collapse into one row. A
+    /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
+    /// resent block themselves.
+    private func collapseCopies(in table: String) throws {
+        do {
+            try client.execute("OPTIMIZE TABLE \(table) FINAL")
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+            return // "Method optimize is not supported by storage Distributed"
+        }
+    }
+
+    /// The pending keys already in `event_keys`, per family.
+    private func storedKeys() throws -> [EventFamily: Set<String>] {
+        var stored: [EventFamily: Set<String>] = [:]
+        for (family, keys) in pendingKeys {
+            let list = Array(keys)
+            for start in stride(from: 0, to: list.count, by: Self.lookupChunk) {
+                let chunk = list[start..<min(start + Self.lookupChunk, list.count)]
+                let result = try client.query("""
+                    SELECT key FROM event_keys
+                    WHERE family = \(ClickHouseSQL.literal(family.rawValue))
+                      AND key IN (\(chunk.map(ClickHouseSQL.literal).joined(separator: ",")))
+                    """)
+                for row in result.rows {
+                    if case .text(let key) = row[0] { stored[family, default: []].insert(key) }
+                }
+            }
+        }
+        return stored
+    }
+}

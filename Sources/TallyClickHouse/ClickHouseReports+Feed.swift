@@ -1,0 +1,49 @@
+import TallyQuery
+import TallyStore
+
+extension ClickHouseReports {
+    /// Dislike rate with its Wilson 95 % interval per group; `topReasons` adds the K most
+    /// frequent reasons of final dislikes per group. Computed from the events.
+    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport {
+        let parameters: [String: SQLValue] = [
+            "user": Self.user(user), "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
+            "bucket_lows": .text("[" + grouping.buckets.map { String($0.low) }.joined(separator: ",") + "]"),
+            "bucket_highs": .text("[" + grouping.buckets.map { String($0.high ?? -1) }.joined(separator: ",") + "]"),
+        ]
+        // With buckets the query answers each bucket's 1-based number; the report shows its label.
+        func position(_ value: ReportValue) -> ReportValue {
+            guard !grouping.buckets.isEmpty, case .int(let number) = value, number >= 1, number <= grouping.buckets.count else { return value }
+            return .text(grouping.buckets[Int(number) - 1].label)
+        }
+        var reasons: [[String]: [(String, Int64)]] = [:]
+        func group(_ row: [ReportValue]) -> [String] { [String(describing: row[0]), String(describing: row[1])] }
+        if topReasons > 0 {
+            for row in try run("dislike_reasons", parameters).rows where reasons[group(row), default: []].count < topReasons {
+                reasons[group(row), default: []].append((row[2].text ?? "", row[3].int64))
+            }
+        }
+        var rows: [[ReportValue]] = []
+        for row in try run("dislike_rate", parameters).rows {
+            var values: [ReportValue] = []
+            if grouping.byModel { values.append(row[0]) }
+            if grouping.byPosition { values.append(position(row[1])) }
+            values += Reports.dislikeMeasures(exposures: row[2].int64, likes: row[3].int64, dislikes: row[4].int64,
+                                              feedbackWithoutExposure: row[5].int64)
+            if topReasons > 0 {
+                values.append(Reports.reasonsJSON(reasons[group(row)] ?? []))
+            }
+            rows.append(values)
+        }
+        return GroupedReport(columns: Reports.dislikeColumns(grouping, topReasons: topReasons), rows: rows)
+    }
+
+    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`, from the events.
+    public func exposures(by: String, user: String?) throws -> GroupedReport {
+        let key = try Reports.exposureKey(by: by)
+        let rows = try run("exposures", ["by": .text(by), "user": Self.user(user)]).rows.map { row -> [ReportValue] in
+            let group = by == "position" ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
+            return [group, .int(row[1].int64), .int(row[2].int64), .int(row[3].int64), .int(row[4].int64)]
+        }
+        return GroupedReport(columns: Reports.exposureColumns(key: key), rows: rows)
+    }
+}

@@ -1,0 +1,47 @@
+import TallyEvents
+import TallyQuery
+import TallyStore
+
+/// Computes every documented report (`metrics.md`) on a ClickHouse server from the event
+/// tables, running `queries/clickhouse/*.sql`; the answers are the same model values as the
+/// SQLite backend's, and the learning reports share its computation (`LearningFacts`).
+public final class ClickHouseReports: ReportBackend {
+    /// The client the queries go through.
+    public let client: ClickHouseClient
+
+    /// Creates the report layer over a server and database.
+    public init(client: ClickHouseClient) {
+        self.client = client
+    }
+
+    /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders.
+    func run(_ name: String, _ parameters: [String: SQLValue]) throws -> ClickHouseResult {
+        try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters))
+    }
+
+    /// The text of `queries/clickhouse/NAME.sql`.
+    public func savedQuery(_ name: String) throws -> String {
+        try QueryLibrary.clickHouseSQL(name)
+    }
+
+    /// Runs read-only SQL with `{name:Type}` placeholders; the server refuses a statement that writes.
+    public func adHoc(_ sql: String, parameters: [String: SQLValue]) throws -> GroupedReport {
+        let result: ClickHouseResult
+        do {
+            result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: ["readonly": "2"])
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") {
+            throw QueryError.writeRefused(sql)
+        }
+        return GroupedReport(columns: result.names.map { ReportColumn($0, role: .measure) }, rows: result.rows)
+    }
+
+    /// The rejected lines by file, line and position (of one file, or all).
+    public func rejected(file: String?) throws -> GroupedReport {
+        try adHoc(try savedQuery("rejected"), parameters: ["file": file.map { .text($0) } ?? .null])
+    }
+
+    /// `user` as a parameter value.
+    static func user(_ user: String?) -> SQLValue {
+        user.map { .text($0) } ?? .null
+    }
+}

@@ -1,0 +1,81 @@
+import TallyEvents
+
+extension Event {
+    /// The table this event's family is stored in.
+    var clickHouseTable: String {
+        switch self {
+        case .reading: "reading_events"
+        case .feedback: "feedback_events"
+        case .exposure: "exposure_events"
+        case .observability: "observability_events"
+        }
+    }
+
+    /// The event as one JSONEachRow line of its table (`ClickHouseSchema`), newline included;
+    /// `localDate` is its local date (`YYYY-MM-DD`) computed at ingest.
+    func clickHouseRow(localDate: String) -> String {
+        var row = RowWriter()
+        switch self {
+        case .reading(let e):
+            row.text("event_id", e.eventId)
+            row.text("user_id", e.common.userId)
+            row.text("session_id", e.clientSessionId)
+            row.text("material_id", e.materialId)
+            row.text("event_type", e.kind.rawValue)
+            row.number("ts_ms", e.clientTimestampMs)
+            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
+            row.text("local_date", localDate)
+            row.number("sequence", e.sequence)
+            row.number("active_seconds", Int64(e.activeSecondsDelta))
+            row.number("progress", e.progress)
+            row.text("position", e.positionJSON)
+            row.text("target_type", e.targetType.rawValue)
+            row.text("title", e.title)
+            row.text("knowledge_base_id", e.knowledgeBaseId)
+        case .feedback(let e):
+            row.text("id", e.id)
+            row.text("user_id", e.common.userId)
+            row.number("ts_ms", e.timestampMs)
+            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
+            row.text("local_date", localDate)
+            row.text("feedback_type", e.kind.rawValue)
+            row.text("reason", e.reason)
+            row.text("impression_id", e.impressionId)
+            row.text("model_info", e.modelInfo)
+            row.number("feed_position", Int64(e.feedPosition))
+            row.text("item_id", e.itemId)
+            row.text("context", e.contextJSON ?? "{}")
+        case .exposure(let e):
+            row.text("event_id", e.eventId)
+            row.text("user_id", e.common.userId)
+            row.number("ts_ms", e.clientTimestampMs)
+            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
+            row.text("local_date", localDate)
+            row.text("page_id", e.pageId)
+            row.text("page_instance_id", e.pageInstanceId)
+            row.text("item_id", e.itemId)
+            row.text("impression_id", e.impressionId)
+            row.text("model_info", e.modelInfo)
+            row.number("feed_position", e.feedPosition.map(Int64.init))
+            row.number("visible_ratio", e.visibleRatio)
+            row.number("dwell_ms", e.dwellMs)
+        case .observability(let e):
+            row.text("event_id", e.eventId)
+            row.text("user_id", e.common.userId)
+            row.number("ts_ms", e.timestampMs)
+            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
+            row.text("local_date", localDate)
+            row.text("event_name", e.eventName)
+            row.text("session_id", e.sessionId)
+            row.text("properties", e.propertiesJSON)
+            let properties = PropertyColumns(json: e.propertiesJSON)
+            row.raw("prop_keys", "[" + properties.keys.map(JSONText.quote).joined(separator: ",") + "]")
+            row.raw("prop_values", "[" + properties.values.map(JSONText.quote).joined(separator: ",") + "]")
+            row.raw("prop_numbers", "[" + properties.numbers.map { $0.map(JSONText.number) ?? "null" }.joined(separator: ",") + "]")
+        }
+        row.text("platform", common.platform)
+        row.text("app_version", common.appVersion)
+        row.text("extra", common.extraJSON)
+        return row.finish()
+    }
+}

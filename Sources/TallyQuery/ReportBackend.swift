@@ -1,0 +1,31 @@
+import TallyStore
+
+/// Where reports are computed: the embedded SQLite store (`Reports`) or a ClickHouse server.
+/// Every backend answers with the same model values, so rendering is shared and two backends'
+/// numbers compare by value (`metrics.md` defines them all).
+public protocol ReportBackend: AnyObject {
+    /// The learning summary.
+    func summary(_ context: ReportContext) throws -> LearningSummary
+    /// Active seconds per day of the `days`-day window ending today, with the previous period's total.
+    func trend(_ context: ReportContext, days: Int) throws -> TrendReport
+    /// One cell per day of the `days`-day window ending today, leveled by quartiles.
+    func heatmap(_ context: ReportContext, days: Int) throws -> HeatmapReport
+    /// The most recently read material not marked as read; nil when there is none.
+    func continueLearning(_ context: ReportContext) throws -> ContinueLearning?
+    /// How far the user (or everyone) got in `materialId`.
+    func progress(_ context: ReportContext, materialId: String) throws -> ReadingProgress
+    /// Dislike rate with its Wilson 95 % interval per group, and the top reasons when `topReasons` > 0.
+    func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport
+    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`.
+    func exposures(by: String, user: String?) throws -> GroupedReport
+    /// Exact nearest-rank percentiles of `properties.field` of events named `event`, per value of `by`.
+    func latency(event: String, field: String, by: String, user: String?) throws -> GroupedReport
+    /// Counts of events named `event` per value of `by`, most frequent first.
+    func top(event: String, by: String, limit: Int, user: String?) throws -> GroupedReport
+    /// Runs read-only SQL in the backend's own dialect with named parameters.
+    func adHoc(_ sql: String, parameters: [String: SQLValue]) throws -> GroupedReport
+    /// The rejected lines (of one file, or all).
+    func rejected(file: String?) throws -> GroupedReport
+    /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).
+    func savedQuery(_ name: String) throws -> String
+}

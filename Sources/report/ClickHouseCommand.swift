@@ -1,0 +1,31 @@
+import ArgumentParser
+import TallyClickHouse
+
+/// `report clickhouse init`: create the ClickHouse schema.
+struct ClickHouseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clickhouse", abstract: "Manage the ClickHouse backend (docs/clickhouse.md).",
+        subcommands: [Init.self])
+
+    /// `report clickhouse init [--cluster NAME]`.
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "init", abstract: "Create the database and tables (idempotent).",
+            discussion: """
+                On one server: one ReplacingMergeTree table per event family, partitioned by local date. \
+                With --cluster: NAME_local tables on the server addressed plus Distributed tables NAME \
+                over them, sharded by user; run it against every server of the cluster.
+                """)
+
+        @OptionGroup var storage: BackendOptions
+
+        @Option(help: ArgumentHelp("A cluster of the servers' remote_servers configuration.", valueName: "name"))
+        var cluster: String?
+
+        func run() throws {
+            let client = try storage.clickHouseClient()
+            try ClickHouseSchema.create(using: client, cluster: cluster)
+            Terminal.write("Created the Tally schema in \(client.database) on \(client.url.absoluteString)\(cluster.map { " (cluster \($0))" } ?? "").\n")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import TallyClickHouse
+import TallyEvents
+import TallyQuery
+import TallyStore
+import XCTest
+
+/// The ClickHouse backend against a running server (`TALLY_CLICKHOUSE_URL`): the same numbers
+/// as SQLite on the same data, idempotent ingest, safe literals, the acceptance suite.
+final class ClickHouseBackendTests: XCTestCase {
+    func testEveryReportMatchesTheSQLiteBackendOnTheSampleData() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client, batchSize: 5_000)
+        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-parity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
+    }
+
+    func testDuplicatesAreCountedAndSkippedWithinABatchAndAcrossRuns() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let first = #"{"eventId":"e1","materialId":"m","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":15}"#
+        let changed = #"{"eventId":"e1","materialId":"m","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":30}"#
+        let bad = #"{"eventId":"e2","materialId":"m","eventType":"heartbeat","clientTimestampMs":"soon"}"#
+        let body = Array([first, changed, bad, first].joined(separator: "\n").utf8)
+        var rejected: [(RecordOrigin, EventRejection)] = []
+        let counts = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: body, name: "body.ndjson"),
+                                                                    onRejection: { rejected.append(($0, $1)) })
+        XCTAssertEqual(counts, IngestCounts(accepted: 1, duplicates: 2, rejected: 1))
+        XCTAssertEqual(rejected.map { "\($0.0.label) \($0.1.code.rawValue)" }, ["body.ndjson:3 INVALID_TIMESTAMP"])
+        let again = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: body, name: "body.ndjson"), onRejection: { _, _ in })
+        XCTAssertEqual(again, IngestCounts(accepted: 0, duplicates: 3, rejected: 1))
+        let reports = ClickHouseReports(client: client)
+        // The first stored wins; the rejected line is listed once however often it was met.
+        XCTAssertEqual(try reports.summary(ReportContext(nowMs: BackendParity.now)).totalActiveSeconds, 15)
+        XCTAssertEqual(try reports.rejected(file: nil).rows.count, 1)
+        XCTAssertEqual(try reports.rejected(file: "body.ndjson").rows.first?[3], .text("INVALID_TIMESTAMP"))
+    }
+
+    func testLiteralsRoundTripThroughTheServerUnchanged() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try client.execute("CREATE DATABASE \(client.database)", useDatabase: false)
+        for text in ["' OR 1=1 --", #"\' OR '1'='1"#, "x'); DROP TABLE reading_events; --", #"\"#, "tab\there\nline\r\0end", "线性代数 🚀", ""] {
+            let result = try client.query(try ClickHouseSQL.bind("SELECT {v:String} AS v", ["v": .text(text)]))
+            XCTAssertEqual(result.rows, [[.text(text)]])
+        }
+    }
+
+    func testAdHocSQLIsReadOnly() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let reports = ClickHouseReports(client: client)
+        XCTAssertEqual(try reports.adHoc("SELECT count() AS n FROM reading_events WHERE user_id = {u:String}", parameters: ["u": .text("x")]).rows,
+                       [[.int(0)]])
+        XCTAssertThrowsError(try reports.adHoc("INSERT INTO event_keys VALUES ('reading', 'k')", parameters: [:])) { error in
+            guard case .writeRefused? = error as? QueryError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testTheAcceptanceSuitePassesWithTheClickHouseBackend() throws {
+        let url = try TestServer.url()
+        let suite = ProcessInfo.processInfo.environment["TALLY_ACCEPTANCE_DIR"]
+            ?? TestServer.root.deletingLastPathComponent().appendingPathComponent("shared/acceptance").path
+        guard FileManager.default.fileExists(atPath: suite + "/check.py") else {
+            throw XCTSkip("no acceptance suite at \(suite) (set TALLY_ACCEPTANCE_DIR)")
+        }
+        let client = try TestServer.freshDatabase(url: url)
+        defer { TestServer.drop(client) }
+        let result = try TestServer.run("/usr/bin/env", [
+            "python3", suite + "/check.py", Bundle.main.bundleURL.appendingPathComponent("report").path, "--suite", suite,
+            "--extra-args", "--backend clickhouse --clickhouse-url \(url) --clickhouse-database \(client.database)",
+        ])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains(" passed, 0 failed"), result.stdout)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import TallyClickHouse
+import XCTest
+
+/// The ClickHouse server the tests run against (`TALLY_CLICKHOUSE_URL`), fresh databases on
+/// it, the sample data, and the built `report` binary.
+enum TestServer {
+    /// The server's URL; the test is skipped, with the reason, when none is configured.
+    static func url() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["TALLY_CLICKHOUSE_URL"], !url.isEmpty else {
+            throw XCTSkip("TALLY_CLICKHOUSE_URL is not set: start a server (scripts/clickhouse.sh start DIR) and export its URL to run the ClickHouse tests")
+        }
+        return url
+    }
+
+    /// A client of a new, empty database with the schema created.
+    static func freshDatabase(url: String? = nil) throws -> ClickHouseClient {
+        let client = try ClickHouseClient(url: try url ?? self.url(), database: "tally_test_" + UUID().uuidString.prefix(8).lowercased())
+        try client.execute("DROP DATABASE IF EXISTS \(client.database)", useDatabase: false)
+        return client
+    }
+
+    /// Drops the client's database.
+    static func drop(_ client: ClickHouseClient) {
+        try? client.execute("DROP DATABASE IF EXISTS \(client.database)", useDatabase: false)
+    }
+
+    /// The package's root folder.
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The sample data files, every family (`sample-data/README.md`).
+    static var sampleFiles: [String] {
+        ["history.ndjson.gz", "recent.ndjson", "reading-upload.json", "feed-upload.json"].map {
+            root.appendingPathComponent("sample-data").appendingPathComponent($0).path
+        }
+    }
+
+    /// Runs the built `report` binary; returns its status and output.
+    static func report(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try run(Bundle.main.bundleURL.appendingPathComponent("report").path, arguments)
+    }
+
+    /// Runs `executable arguments…` and waits; output goes through files so no pipe can fill up.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-ch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+    }
+}
