@@ -32,9 +32,9 @@ enum TestServer {
 
     /// The sample data files, every family (`sample-data/README.md`).
     static var sampleFiles: [String] {
-        ["history.ndjson.gz", "recent.ndjson", "reading-upload.json", "feed-upload.json"].map {
-            root.appendingPathComponent("sample-data").appendingPathComponent($0).path
-        }
+        let folder = root.appendingPathComponent("sample-data")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.contains(".ndjson") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
     /// Runs the built `report` binary; returns its status and output.
