@@ -69,17 +69,20 @@ final class SimulatedDevice {
     }
 
     /// Uploads until the queue is empty: the network up, flushes repeated past any back-off.
-    func drain() async {
+    /// Throws when a thousand flushes leave events behind (a batch the file sink keeps refusing),
+    /// since the output would then miss events the ground truth counts.
+    func drain() async throws {
         offline.withLock { $0 = false }
         reachability.set(reachable: true)
-        var attempts = 0
-        while attempts < 1_000 {
+        defer { queue.close() }
+        for _ in 0..<1_000 {
             await uploader.flush()
             let stats = queue.stats
-            if stats.pendingEvents == 0 && stats.batches == 0 { break }
+            if stats.pendingEvents == 0 && stats.batches == 0 { return }
             clock.advance(byMs: 10_000)
-            attempts += 1
         }
-        queue.close()
+        let stats = queue.stats
+        throw SimulationError(description: "the queue of \(queue.directory) still holds \(stats.pendingEvents + stats.batchedEvents) "
+            + "events after 1,000 flushes (last upload error: \(await uploader.lastError ?? "none"))")
     }
 }

@@ -73,7 +73,7 @@ final class SimulatedUser {
         }
         let final = try SimulatedDevice(directory: directory, output: output, clock: clock, common: common,
                                         offline: false, reachable: true, random: &random)
-        await final.drain()
+        try await final.drain()
         return truth
     }
 
