@@ -15,16 +15,16 @@ extension Event {
     /// `localDate` is its local date (`YYYY-MM-DD`) computed at ingest.
     func clickHouseRow(localDate: String) -> String {
         var row = RowWriter()
+        row.text(family == .feedback ? "id" : "event_id", idempotencyKey)
+        row.text("user_id", common.userId)
+        row.number("ts_ms", timestampMs)
+        row.number("tz_minutes", Int64(common.timezoneOffsetMinutes))
+        row.text("local_date", localDate)
         switch self {
         case .reading(let e):
-            row.text("event_id", e.eventId)
-            row.text("user_id", e.common.userId)
             row.text("session_id", e.clientSessionId)
             row.text("material_id", e.materialId)
             row.text("event_type", e.kind.rawValue)
-            row.number("ts_ms", e.clientTimestampMs)
-            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
-            row.text("local_date", localDate)
             row.number("sequence", e.sequence)
             row.number("active_seconds", Int64(e.activeSecondsDelta))
             row.number("progress", e.progress)
@@ -33,11 +33,6 @@ extension Event {
             row.text("title", e.title)
             row.text("knowledge_base_id", e.knowledgeBaseId)
         case .feedback(let e):
-            row.text("id", e.id)
-            row.text("user_id", e.common.userId)
-            row.number("ts_ms", e.timestampMs)
-            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
-            row.text("local_date", localDate)
             row.text("feedback_type", e.kind.rawValue)
             row.text("reason", e.reason)
             row.text("impression_id", e.impressionId)
@@ -46,11 +41,6 @@ extension Event {
             row.text("item_id", e.itemId)
             row.text("context", e.contextJSON ?? "{}")
         case .exposure(let e):
-            row.text("event_id", e.eventId)
-            row.text("user_id", e.common.userId)
-            row.number("ts_ms", e.clientTimestampMs)
-            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
-            row.text("local_date", localDate)
             row.text("page_id", e.pageId)
             row.text("page_instance_id", e.pageInstanceId)
             row.text("item_id", e.itemId)
@@ -60,11 +50,6 @@ extension Event {
             row.number("visible_ratio", e.visibleRatio)
             row.number("dwell_ms", e.dwellMs)
         case .observability(let e):
-            row.text("event_id", e.eventId)
-            row.text("user_id", e.common.userId)
-            row.number("ts_ms", e.timestampMs)
-            row.number("tz_minutes", Int64(e.common.timezoneOffsetMinutes))
-            row.text("local_date", localDate)
             row.text("event_name", e.eventName)
             row.text("session_id", e.sessionId)
             row.text("properties", e.propertiesJSON)
