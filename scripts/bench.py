@@ -9,11 +9,16 @@ Usage:
    (scripts/generate_events.py --seed 1), into --dir unless it is there already.
 2. Times `report ingest --db DIR/bench.sqlite --format json FILE` into a new database:
    events/s and peak RSS.
-3. Loads the same file with `sqlite-utils insert DIR/su.db events FILE --nl --alter` (as it
+3. Measures what writing that database costs SQLite alone, the ceiling of any ingest into this
+   schema on this machine: a new database with the same schema and settings (page size, WAL,
+   synchronous = FULL) gets the rows of the event tables, then of every table, each table in
+   one `INSERT ... SELECT` in one transaction: no parsing, no binding, every row written once,
+   in key order. Prints the equivalent events/s.
+4. Loads the same file with `sqlite-utils insert DIR/su.db events FILE --nl --alter` (as it
    comes: a commit every 100 rows; and with --batch-size 10000) and with DuckDB's read_json,
    and prints their events/s and Tally's speed over theirs. Skipped with --no-others; install
    them with `pip install sqlite-utils duckdb`.
-4. Builds a store of --store-events events (files of --events events with seeds 1, 2, ...,
+5. Builds a store of --store-events events (files of --events events with seeds 1, 2, ...,
    whose users differ, ingested one by one) and keeps it, with its input files, in --dir for
    the next run with the same binary (another binary builds it again). Skipped with --no-store.
    Then runs each report as a whole process, --runs times after one warm-up run, with
@@ -86,6 +91,40 @@ def ingest(binary, db, files):
     if rc:
         sys.exit(f'report ingest failed ({rc}): {err}')
     return wall, rss, json.loads(out)
+
+
+def write_ceiling(source, directory, events, rows):
+    """SQLite alone writing the rows of `source` into a new database of the same schema."""
+    import sqlite3
+    src = sqlite3.connect(source)
+    schema = [sql for (sql,) in src.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
+    tables = [t for (t,) in src.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
+    page_size = src.execute('PRAGMA page_size').fetchone()[0]
+    src.close()
+    print('\n== SQLite alone writing the ingested rows into a new database (no parsing, no binding, key order)')
+    target = os.path.join(directory, 'ceiling.sqlite')
+    for label, chosen in (('event tables', [t for t in tables if t.endswith('_events')]), ('every table', tables)):
+        remove_db(target)
+        db = sqlite3.connect(target, isolation_level=None)
+        for pragma in (f'page_size = {page_size}', 'journal_mode = WAL', 'synchronous = FULL', 'cache_size = -262144'):
+            db.execute(f'PRAGMA {pragma}')
+        for sql in schema:
+            db.execute(sql)
+        db.execute('ATTACH ? AS src', (source,))
+        t0 = time.perf_counter()
+        db.execute('BEGIN')
+        for t in chosen:  # the WHERE clause keeps SQLite from copying whole pages
+            db.execute(f'INSERT INTO main."{t}" SELECT * FROM src."{t}" WHERE random() IS NOT NULL')
+        db.execute('COMMIT')
+        wall = time.perf_counter() - t0
+        written = sum(db.execute(f'SELECT count(*) FROM main."{t}"').fetchone()[0] for t in chosen)
+        db.close()
+        remove_db(target)
+        print(f'{label}: {written:,} rows in {wall:.2f} s, {rate(events, wall)}')
+        rows.append((f'ceiling: SQLite writing the {label}', rate(events, wall), '',
+                     f'above 500,000 events/s: {"yes" if events / wall >= 500_000 else "NO"}'))
 
 
 def bench_others(path, events, directory, tally_wall, rows):
@@ -229,6 +268,7 @@ def main():
           f'peak RSS {rss:.0f} MB, {counts}')
     rows = [('ingest (Tally)', rate(args.events, wall), f'{rss:.0f} MB',
              f'>= 500,000 events/s: {"yes" if args.events / wall >= 500_000 else "NO"}')]
+    write_ceiling(db, args.dir, args.events, rows)
     if not args.no_others:
         bench_others(path, args.events, args.dir, wall, rows)
     if not args.no_store:
