@@ -14,6 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The store file, created when missing (default: $TALLY_DB, else ./tally.sqlite).")
     var db: String?
 
+    @OptionGroup var storage: BackendOptions
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -67,7 +69,11 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, token: resolvedToken, corsOrigins: corsOrigins,
             maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL, workerThreads: threads,
             nowMs: { Int64(Date().timeIntervalSince1970 * 1000) })
-        let server = try TallyServer(configuration: configuration)
+        let backend: any ServerBackend = switch storage.backend {
+        case .sqlite: SQLiteServerBackend(path: configuration.storePath)
+        case .clickhouse: ClickHouseServerBackend(client: try storage.clickHouseClient())
+        }
+        let server = try TallyServer(configuration: configuration, backend: backend)
         let host = self.host
         try await server.run { port in
             Terminal.write("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
