@@ -54,9 +54,9 @@ let package = Package(
             "TallyServer", "TallyRender", "TallyQuery", "TallyStore", "TallyKit",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents"]),
+        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyTestSupport"]),
         .testTarget(name: "TallySimulationTests", dependencies: ["TallySimulation", "TallyStore", "TallyQuery", "TallyEvents"]),
-        .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyStore", "TallyEvents", "report"]),
+        .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport", "report"]),
     ],
     swiftLanguageModes: [.v6]
 )

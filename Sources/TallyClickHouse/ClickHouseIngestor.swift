@@ -12,6 +12,9 @@ import TallyStore
 /// again unchanged: Replicated tables drop the identical block, and on a single server the
 /// ingest then has the table merged (`OPTIMIZE … FINAL`), whose ReplacingMergeTree engine
 /// collapses the identical rows, so the reports, which read without `FINAL`, count them once.
+/// A send that fails part way may leave events stored without their keys: their keys are kept
+/// as uncertain, and when those events come again they are stored again and their tables merged
+/// the same way.
 public final class ClickHouseIngestor {
     private struct Pending {
         var family: EventFamily
@@ -28,6 +31,8 @@ public final class ClickHouseIngestor {
     private var pendingKeys: [EventFamily: Set<String>] = [:]
     private var rejectedRows: [UInt8] = []
     private var dateCache: (day: Int, text: String) = (Int.min, "")
+    /// Keys of events a failed send may have stored without their keys, per family.
+    private var uncertain: [EventFamily: Set<String>] = [:]
 
     /// Keys per lookup query (the query text stays a few hundred kilobytes).
     static let lookupChunk = 10_000
@@ -53,13 +58,12 @@ public final class ClickHouseIngestor {
             let origin = RecordOrigin(file: reader.path, line: record.line, element: record.index)
             switch Ingestor.validate(record.bytes, malformed: record.malformed) {
             case .failure(let rejection):
-                counts.rejected += 1
                 keep(rejection, raw: record.bytes, origin: origin)
                 onRejection(origin, rejection)
             case .success(let event):
                 add(event)
             }
-            if pending.count >= batchSize { try flush() }
+            if batchIsFull { try flush() }
             seen += 1
             if seen % 8192 == 0 { onProgress(reader.bytesRead, reader.totalBytes) }
         }
@@ -69,19 +73,28 @@ public final class ClickHouseIngestor {
                             rejected: counts.rejected - before.rejected)
     }
 
-    private func add(_ event: Event) {
+    /// Queues `event` for the next send; false (a duplicate, counted) when its key is already
+    /// queued.
+    @discardableResult
+    func add(_ event: Event) -> Bool {
         let key = event.idempotencyKey
         guard pendingKeys[event.family, default: []].insert(key).inserted else {
             counts.duplicates += 1
-            return
+            return false
         }
         let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
         if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
         pending.append(Pending(family: event.family, key: key, table: event.clickHouseTable,
                                row: event.clickHouseRow(localDate: dateCache.text)))
+        return true
     }
 
-    private func keep(_ rejection: EventRejection, raw: UnsafeRawBufferPointer, origin: RecordOrigin) {
+    /// Whether the next send must go now to keep batches at `batchSize`.
+    var batchIsFull: Bool { pending.count >= batchSize }
+
+    /// Counts a rejected record and queues its line for `rejected_lines`.
+    func keep(_ rejection: EventRejection, raw: UnsafeRawBufferPointer, origin: RecordOrigin) {
+        counts.rejected += 1
         var row = RowWriter()
         row.text("file", origin.file)
         row.number("line", Int64(origin.line))
@@ -96,11 +109,26 @@ public final class ClickHouseIngestor {
 
     /// Sends what is pending: looks up which keys are stored, inserts the rest, then their keys.
     public func flush() throws {
+        _ = try send()
+    }
+
+    /// Sends what is pending and returns the pending keys that were already stored, per
+    /// family (those events were skipped as duplicates; the others are now stored). After a
+    /// failure nothing stays pending, and the keys that were about to be stored become uncertain.
+    func send() throws -> [EventFamily: Set<String>] {
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            pendingKeys.removeAll(keepingCapacity: true)
+            rejectedRows.removeAll(keepingCapacity: true)
+        }
+        var stored: [EventFamily: Set<String>] = [:]
         if !pending.isEmpty {
-            let stored = try storedKeys()
+            stored = try storedKeys()
             var bodies: [String: [UInt8]] = [:]
             var keys: [UInt8] = []
             var accepted = 0
+            var sending: [EventFamily: Set<String>] = [:]
+            var recovering: Set<String> = []
             for event in pending {
                 if stored[event.family]?.contains(event.key) == true {
                     counts.duplicates += 1
@@ -111,24 +139,33 @@ public final class ClickHouseIngestor {
                 row.text("family", event.family.rawValue)
                 row.text("key", event.key)
                 keys.append(contentsOf: row.finish().utf8)
+                sending[event.family, default: []].insert(event.key)
+                if uncertain[event.family]?.contains(event.key) == true { recovering.insert(event.table) }
                 accepted += 1
             }
-            for (table, body) in bodies.sorted(by: { $0.key < $1.key }) {
-                if try client.insert(into: table, jsonEachRow: body) {
-                    try collapseCopies(in: table)
+            do {
+                for (table, body) in bodies.sorted(by: { $0.key < $1.key }) {
+                    if try client.insert(into: table, jsonEachRow: body) || recovering.contains(table) {
+                        try collapseCopies(in: table)
+                    }
                 }
+                if !keys.isEmpty {
+                    try client.insert(into: "event_keys", jsonEachRow: keys)
+                }
+            } catch {
+                uncertain.merge(sending) { $0.union($1) }
+                throw error
             }
-            if !keys.isEmpty {
-                try client.insert(into: "event_keys", jsonEachRow: keys)
+            if !uncertain.isEmpty {
+                for event in pending { uncertain[event.family]?.remove(event.key) }
+                uncertain = uncertain.filter { !$0.value.isEmpty }
             }
             counts.accepted += accepted
-            pending.removeAll(keepingCapacity: true)
-            pendingKeys.removeAll(keepingCapacity: true)
         }
         if !rejectedRows.isEmpty {
             try client.insert(into: "rejected_lines", jsonEachRow: rejectedRows)
-            rejectedRows.removeAll(keepingCapacity: true)
         }
+        return stored
     }
 
     /// Merges `table` so that the copies a resent batch may have left collapse into one row. A

@@ -1,7 +1,6 @@
 import NIOConcurrencyHelpers
 import TallyEvents
 import TallyQuery
-import TallyStore
 
 /// The store's event counts for `/healthz`: counted when the store has changed, at most once
 /// per `maxAgeMs`, so that a liveness probe stays cheap while events stream in.
@@ -21,28 +20,21 @@ final class HealthCounts: Sendable {
         self.maxAgeMs = maxAgeMs
     }
 
-    /// The `/healthz` answer: `{"status": "ok", "events": {...}, "rejectedLines": n}`.
+    /// The `/healthz` answer: `{"status": "ok", "events": {...}, "rejectedLines": n}`, from the
+    /// saved query `store_counts` of the backend.
     func answer(version: String, nowMs: Int64, readers: ReaderPool) async throws -> String {
         if let last = counted.withLockedValue({ $0 }), last.version == version || nowMs - last.atMs < maxAgeMs {
             return last.json
         }
-        let json = try await readers.withReports { reports in
-            let families = ["reading": "reading_events", "feedback": "feedback_events",
-                            "exposure": "exposure_events", "observability": "observability_events"]
-            var members: [String] = []
-            for family in ["reading", "feedback", "exposure", "observability"] {
-                let rows = try reports.adHoc("SELECT count(*) FROM \(families[family]!)").rows
-                members.append("\(JSONText.quote(family)):\(Self.count(rows))")
-            }
-            let rejected = Self.count(try reports.adHoc("SELECT count(*) FROM rejected_lines").rows)
-            return "{\"status\":\"ok\",\"events\":{\(members.joined(separator: ","))},\"rejectedLines\":\(rejected)}\n"
+        let counts = try await readers.saved("store_counts")
+        func count(_ column: String) -> Int64 {
+            guard let index = counts.columns.firstIndex(where: { $0.name == column }),
+                  case .int(let n) = counts.rows.first?[index] else { return 0 }
+            return n
         }
+        let members = ["reading", "feedback", "exposure", "observability"].map { "\(JSONText.quote($0)):\(count($0))" }
+        let json = "{\"status\":\"ok\",\"events\":{\(members.joined(separator: ","))},\"rejectedLines\":\(count("rejectedLines"))}\n"
         counted.withLockedValue { $0 = Counted(version: version, atMs: nowMs, json: json) }
         return json
-    }
-
-    private static func count(_ rows: [[ReportValue]]) -> Int64 {
-        if case .int(let n) = rows.first?.first { return n }
-        return 0
     }
 }

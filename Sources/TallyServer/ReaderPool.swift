@@ -2,30 +2,30 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import TallyQuery
 import TallyRender
-import TallyStore
 
-/// Read-only connections to the store, each used by one thread at a time, on threads of
-/// their own: queries never run on the event loops, and never wait for the writer (WAL).
+/// Report layers of the store (SQLite: read-only connections), each used by one thread at a
+/// time, on threads of their own: queries never run on the event loops, and never wait for the
+/// writer.
 final class ReaderPool: Sendable {
-    private let path: String
+    private let open: @Sendable () throws -> any ReportBackend
     private let threads: NIOThreadPool
     private let idle = NIOLockedValueBox<[UncheckedReports]>([])
 
-    /// A `Reports` handed from the pool to one thread at a time.
+    /// A report layer handed from the pool to one thread at a time.
     private struct UncheckedReports: @unchecked Sendable {
-        let reports: Reports
+        let reports: any ReportBackend
     }
 
-    /// A pool over the store at `path` running work on `threads`.
-    init(path: String, threads: NIOThreadPool) {
-        self.path = path
+    /// A pool of report layers made by `open`, running work on `threads`.
+    init(threads: NIOThreadPool, open: @escaping @Sendable () throws -> any ReportBackend) {
+        self.open = open
         self.threads = threads
     }
 
-    /// Runs `body` with a connection of its own on a worker thread.
-    func withReports<T: Sendable>(_ body: @escaping @Sendable (Reports) throws -> T) async throws -> T {
+    /// Runs `body` with a report layer of its own on a worker thread.
+    func withReports<T: Sendable>(_ body: @escaping @Sendable (any ReportBackend) throws -> T) async throws -> T {
         try await threads.runIfActive { [self] in
-            let connection = try idle.withLockedValue { $0.popLast() } ?? UncheckedReports(reports: Reports(store: EventStore(readingAt: path)))
+            let connection = try idle.withLockedValue { $0.popLast() } ?? UncheckedReports(reports: open())
             defer { idle.withLockedValue { $0.append(connection) } }
             return try body(connection.reports)
         }
@@ -35,6 +35,13 @@ final class ReaderPool: Sendable {
     func answer(_ request: ReadRequest) async throws -> String {
         try await withReports { reports in
             try reports.answer(request.question, context: request.context, renderer: Renderer(color: false), format: .json)
+        }
+    }
+
+    /// The rows of the saved query `name` (in the backend's dialect), without parameters.
+    func saved(_ name: String) async throws -> GroupedReport {
+        try await withReports { reports in
+            try reports.adHoc(try reports.savedQuery(name), parameters: [:])
         }
     }
 }

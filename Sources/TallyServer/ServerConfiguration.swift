@@ -1,6 +1,7 @@
 /// How `report serve` runs: which store, where it listens, who may call it, what it accepts.
 public struct ServerConfiguration: Sendable {
-    /// The SQLite store; created when missing.
+    /// The SQLite store served by `TallyServer(configuration:)`; created when missing. Unused
+    /// when the server is given another backend.
     public var storePath: String
     /// The address to listen on; loopback unless asked otherwise.
     public var host: String

@@ -4,7 +4,7 @@ import TallyStore
 /// A number that changes whenever anything commits to the store, this server's writer or
 /// another process (`report ingest`): SQLite's `PRAGMA data_version` read on one connection
 /// kept for that alone (the value is per connection, so one connection gives one sequence).
-final class StoreVersion: Sendable {
+final class StoreVersion: StoreVersioning {
     private let connection: NIOLockedValueBox<UncheckedStatement>
 
     private struct UncheckedStatement: @unchecked Sendable {
@@ -27,4 +27,17 @@ final class StoreVersion: Sendable {
             return connection.statement.int64(0)
         }
     }
+
+    /// Always known at once: reading the counter takes microseconds.
+    func peek(nowMs: Int64) throws -> String? {
+        String(try current())
+    }
+
+    /// The counter.
+    func read(nowMs: Int64) throws -> String {
+        String(try current())
+    }
+
+    /// Nothing to do: the counter sees every commit.
+    func writerStored() {}
 }

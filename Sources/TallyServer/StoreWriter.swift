@@ -19,11 +19,12 @@ final class StoreWriter: @unchecked Sendable {
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Opens (creating and migrating as needed) the store at `path` and starts the thread.
-    init(path: String) throws {
-        let ingestor = UncheckedIngestor(ingestor: try Ingestor(store: try EventStore(path: path)))
+    /// Starts the thread that stores through `ingestor`; `stored` runs after each group was
+    /// stored (or failed part way), before any of its requests is answered.
+    init(ingestor: any ChunkStoring, stored: @escaping @Sendable () -> Void) {
+        let ingestor = UncheckedIngestor(ingestor: ingestor)
         let thread = Thread { [self] in
-            run(ingestor.ingestor)
+            run(ingestor.ingestor, stored: stored)
             finished.signal()
         }
         thread.name = "tally-writer"
@@ -31,7 +32,7 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     private struct UncheckedIngestor: @unchecked Sendable {
-        let ingestor: Ingestor
+        let ingestor: any ChunkStoring
     }
 
     /// Stores `chunk` and answers once it is committed.
@@ -63,7 +64,7 @@ final class StoreWriter: @unchecked Sendable {
     /// The writer has stopped: the server is shutting down.
     struct Stopped: Error {}
 
-    private func run(_ ingestor: Ingestor) {
+    private func run(_ ingestor: any ChunkStoring, stored: @Sendable () -> Void) {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopping {
@@ -73,20 +74,14 @@ final class StoreWriter: @unchecked Sendable {
             jobs.removeAll()
             condition.unlock()
             if group.isEmpty { return }
-            var results: [Outcomes] = []
-            do {
-                for job in group {
-                    var outcomes: Outcomes = []
-                    outcomes.reserveCapacity(job.chunk.entries.count)
-                    try ingestor.add(job.chunk) { outcomes.append(($0, $1)) }
-                    results.append(outcomes)
+            let result = Result { try ingestor.store(group: group.map(\.chunk)) }
+            stored()
+            switch result {
+            case .success(let outcomes):
+                for (job, chunkOutcomes) in zip(group, outcomes) {
+                    job.done(.success(zip(job.chunk.entries, chunkOutcomes).map { (entry: $0, outcome: $1) }))
                 }
-                try ingestor.commit()
-                for (job, outcomes) in zip(group, results) {
-                    job.done(.success(outcomes))
-                }
-            } catch {
-                ingestor.rollback()
+            case .failure(let error):
                 for job in group {
                     job.done(.failure(error))
                 }

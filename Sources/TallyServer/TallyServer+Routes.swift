@@ -1,7 +1,6 @@
 import Hummingbird
 import TallyQuery
 import TallyRender
-import TallyStore
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {
@@ -19,7 +18,7 @@ extension TallyServer {
         router.get("/") { request, _ in self.dashboard.response(to: request) }
         router.get("/openapi.json") { request, _ in self.openAPI.response(to: request) }
         router.get("/healthz") { _, _ in
-            let body = try await self.health.answer(version: try self.storeVersion(), nowMs: self.configuration.nowMs(), readers: self.readers)
+            let body = try await self.health.answer(version: try await self.storeVersion(), nowMs: self.configuration.nowMs(), readers: self.readers)
             return Self.json(body, cacheControl: "no-store")
         }
 
@@ -93,7 +92,7 @@ extension TallyServer {
         } catch QueryError.invalidParameter(_, let message) {
             throw APIError.invalidParameter(message + ".")
         }
-        let store = try storeVersion()
+        let store = try await storeVersion()
         let clock = read.nowGiven ? "" : "-\(read.context.nowMs / 60_000)"
         let eTag = "\"\(store)\(clock)\""
         let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "private, no-cache", .eTag: eTag]
@@ -114,10 +113,7 @@ extension TallyServer {
     /// dashboard's picker; `{"rows": [{"userId", "timezoneOffsetMinutes"}]}` by user.
     func users(_ request: Request) async throws -> Response {
         try QueryParameters(request.uri.query).requireOnly([])
-        let body = try await readers.withReports { reports in
-            Renderer(color: false).render(try reports.adHoc(
-                "SELECT user_id AS userId, tz_minutes AS timezoneOffsetMinutes FROM reading_user_state ORDER BY user_id"), as: .json)
-        }
+        let body = Renderer(color: false).render(try await readers.saved("learning_users"), as: .json)
         return Self.json(body, cacheControl: "private, no-cache")
     }
 
@@ -132,13 +128,14 @@ extension TallyServer {
         let sql = try ReadRequest.required(parameters, "q")
         do {
             let body = try await readers.withReports { reports in
-                Renderer(color: false).render(try reports.adHoc(sql), as: .json)
+                Renderer(color: false).render(try reports.adHoc(sql, parameters: [:]), as: .json)
             }
             return Self.json(body)
         } catch let error as QueryError {
             throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
-        } catch let error as TallyStore.DatabaseError {
-            throw APIError(status: .badRequest, code: "INVALID_SQL", message: "\(error)")
+        } catch {
+            guard let message = backend.statementError(error) else { throw error }
+            throw APIError(status: .badRequest, code: "INVALID_SQL", message: message)
         }
     }
 }

@@ -2,24 +2,24 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
-import TallyStore
 
 /// `report serve`: the store over HTTP (`api.md`). GET endpoints answer the bytes of
 /// `report … --format json`; POST endpoints ingest as `report ingest` does and answer per event;
 /// `/` is a dashboard page and `/openapi.json` describes every endpoint.
 ///
-/// One writer thread stores every body (group commit; a request is answered after its commit),
-/// readers use read-only connections on worker threads (WAL: never blocked by the writer).
-/// Answers are cached per store version (`PRAGMA data_version` on a connection of its own),
-/// which is also the ETag.
+/// The store is a `ServerBackend` (SQLite unless the caller gives another). One writer thread
+/// stores every body (group commit; a request is answered after its commit), readers run on
+/// worker threads (SQLite: read-only connections that WAL never blocks). Answers are cached per
+/// store version (`StoreVersioning`), which is also the ETag.
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 public final class TallyServer: Sendable {
     /// How the server runs.
     public let configuration: ServerConfiguration
+    let backend: any ServerBackend
     let writer: StoreWriter
     let threads: NIOThreadPool
     let readers: ReaderPool
-    let version: StoreVersion
+    let versioning: any StoreVersioning
     let cache = AnswerCache()
     let health = HealthCounts()
     let openAPI: StaticDocument
@@ -28,14 +28,24 @@ public final class TallyServer: Sendable {
     let instance: String
     let logger: Logger
 
-    /// Opens the store (creating it when missing) and starts the writer and worker threads.
-    public init(configuration: ServerConfiguration) throws {
+    /// Opens the SQLite store at `configuration.storePath` (creating it when missing) and
+    /// starts the writer and worker threads.
+    public convenience init(configuration: ServerConfiguration) throws {
+        try self.init(configuration: configuration, backend: SQLiteServerBackend(path: configuration.storePath))
+    }
+
+    /// Serves `backend` (`configuration.storePath` is then unused): opens its writer first,
+    /// then its versioning, and starts the writer and worker threads.
+    public init(configuration: ServerConfiguration, backend: any ServerBackend) throws {
         self.configuration = configuration
-        writer = try StoreWriter(path: configuration.storePath)
-        version = try StoreVersion(path: configuration.storePath)
+        self.backend = backend
+        let ingestor = try backend.makeIngestor()
+        let versioning = try backend.makeVersioning()
+        self.versioning = versioning
+        writer = StoreWriter(ingestor: ingestor, stored: { versioning.writerStored() })
         threads = NIOThreadPool(numberOfThreads: max(1, configuration.workerThreads))
         threads.start()
-        readers = ReaderPool(path: configuration.storePath, threads: threads)
+        readers = ReaderPool(threads: threads, open: { try backend.makeReports() })
         openAPI = try StaticDocument(resource: "openapi", ext: "json", contentType: "application/json; charset=utf-8")
         dashboard = try StaticDocument(resource: "dashboard", ext: "html", contentType: "text/html; charset=utf-8")
         instance = String(UInt64(bitPattern: configuration.nowMs()) ^ UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -72,8 +82,14 @@ public final class TallyServer: Sendable {
         try await threads.shutdownGracefully()
     }
 
-    /// The store version as it names answers: this run's instance and SQLite's data version.
-    func storeVersion() throws -> String {
-        "\(instance)-\(try version.current())"
+    /// The store version as it names answers: this run's instance and the backend's version,
+    /// read on a worker thread when it cannot be told at once.
+    func storeVersion() async throws -> String {
+        let nowMs = configuration.nowMs()
+        if let known = try versioning.peek(nowMs: nowMs) {
+            return "\(instance)-\(known)"
+        }
+        let read = try await threads.runIfActive { [versioning] in try versioning.read(nowMs: nowMs) }
+        return "\(instance)-\(read)"
     }
 }

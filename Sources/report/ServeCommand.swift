@@ -2,17 +2,21 @@ import ArgumentParser
 import Foundation
 import TallyServer
 
-/// `report serve`: the store over HTTP for dashboards and uploaders (`docs/api.md`).
+/// `report serve`: the store (SQLite or ClickHouse) over HTTP for dashboards and uploaders (`docs/api.md`).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the store over HTTP: the JSON API, the uploaders' endpoints and a dashboard.",
         discussion: """
             Prints "listening on http://HOST:PORT" once it accepts connections. SIGTERM or SIGINT stops \
-            accepting, finishes the requests in flight (every accepted event committed) and exits 0.
+            accepting, finishes the requests in flight (every accepted event committed) and exits 0. \
+            With --backend clickhouse the server should be its database's one writer: an event that \
+            a `report ingest` into the same database stores at the same moment may be stored twice.
             """)
 
-    @Option(help: "The store file, created when missing (default: $TALLY_DB, else ./tally.sqlite).")
+    @Option(help: "The store file with --backend sqlite, created when missing (default: $TALLY_DB, else ./tally.sqlite).")
     var db: String?
+
+    @OptionGroup var storage: BackendOptions
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -67,7 +71,11 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, token: resolvedToken, corsOrigins: corsOrigins,
             maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL, workerThreads: threads,
             nowMs: { Int64(Date().timeIntervalSince1970 * 1000) })
-        let server = try TallyServer(configuration: configuration)
+        let backend: any ServerBackend = switch storage.backend {
+        case .sqlite: SQLiteServerBackend(path: configuration.storePath)
+        case .clickhouse: ClickHouseServerBackend(client: try storage.clickHouseClient())
+        }
+        let server = try TallyServer(configuration: configuration, backend: backend)
         let host = self.host
         try await server.run { port in
             Terminal.write("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")

@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import XCTest
 
 /// The published acceptance suite (`../shared/acceptance`), run against the built binary.

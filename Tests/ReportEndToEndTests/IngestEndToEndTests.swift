@@ -1,4 +1,5 @@
 import Foundation
+import TallyTestSupport
 import XCTest
 
 final class IngestEndToEndTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyEvents
 import TallyKit
+import TallyTestSupport
 import XCTest
 
 /// TallyKit's uploader posting to `report serve` lands the same numbers as ingesting the same

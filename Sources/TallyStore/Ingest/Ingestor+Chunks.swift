@@ -1,6 +1,26 @@
 import TallyEvents
 
-extension Ingestor {
+extension Ingestor: ChunkStoring {
+    /// Adds every chunk to the current batch and commits it; on a failure the uncommitted
+    /// batch is rolled back.
+    public func store(group chunks: [ValidatedChunk]) throws -> [[IngestOutcome]] {
+        do {
+            var outcomes: [[IngestOutcome]] = []
+            outcomes.reserveCapacity(chunks.count)
+            for chunk in chunks {
+                var chunkOutcomes: [IngestOutcome] = []
+                chunkOutcomes.reserveCapacity(chunk.entries.count)
+                try add(chunk) { chunkOutcomes.append($1) }
+                outcomes.append(chunkOutcomes)
+            }
+            try commit()
+            return outcomes
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
     /// Stores the records of a validated chunk in order, telling `onOutcome` what happened to
     /// each; they commit with the current batch (call `commit()` to make them durable now).
     public func add(_ chunk: ValidatedChunk, onOutcome: (ValidatedChunk.Entry, IngestOutcome) -> Void) throws {

@@ -1,14 +1,18 @@
 import Foundation
-import XCTest
 
 /// Runs the built `report` executable, as a user would.
-struct ReportBinary {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct ReportBinary {
+    /// How a run ended and what it printed.
+    public struct Result {
+        /// The exit status.
+        public var status: Int32
+        /// Standard output.
+        public var stdout: String
+        /// Standard error.
+        public var stderr: String
 
-        func json() throws -> [String: Any] {
+        /// Standard output as a JSON object.
+        public func json() throws -> [String: Any] {
             let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
             guard let dictionary = object as? [String: Any] else { throw CocoaError(.coderReadCorrupt) }
             return dictionary
@@ -16,7 +20,7 @@ struct ReportBinary {
     }
 
     /// The folder holding the test bundle, where SwiftPM also puts `report`.
-    static var url: URL {
+    public static var url: URL {
         #if os(macOS)
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("report")
@@ -28,7 +32,7 @@ struct ReportBinary {
     /// Runs `report arguments…`, feeding `stdin`, and waits for it; output goes through files so
     /// that neither stream can fill up and block the process.
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -49,7 +53,7 @@ struct ReportBinary {
     }
 
     /// Starts `report arguments…` with a pipe for its input.
-    static func start(_ arguments: [String], environment: [String: String] = [:],
+    public static func start(_ arguments: [String], environment: [String: String] = [:],
                       stdout: FileHandle = .nullDevice, stderr: FileHandle = .nullDevice) throws -> Process {
         let process = Process()
         process.executableURL = url

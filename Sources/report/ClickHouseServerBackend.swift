@@ -1,0 +1,51 @@
+import TallyClickHouse
+import TallyQuery
+import TallyServer
+import TallyStore
+
+/// `report serve --backend clickhouse`: the reports of `ClickHouseReports`, one
+/// `ClickHouseIngestor` for the server's writer, and a version made of the tables' row counts.
+struct ClickHouseServerBackend: ServerBackend {
+    /// The server and database.
+    let client: ClickHouseClient
+    /// How long the row counts stand for the version when the server itself wrote nothing.
+    let versionMaxAgeMs: Int64
+
+    /// The tables whose row counts make the version: what the reports and `/healthz` read.
+    static let countedTables = ["reading_events", "feedback_events", "exposure_events", "observability_events", "rejected_lines"]
+
+    /// A backend over `client`'s database.
+    init(client: ClickHouseClient, versionMaxAgeMs: Int64 = 1000) {
+        self.client = client
+        self.versionMaxAgeMs = versionMaxAgeMs
+    }
+
+    func makeReports() -> any ReportBackend {
+        ClickHouseReports(client: client)
+    }
+
+    /// Creates the single-server schema when it is missing, as `report ingest` does.
+    func makeIngestor() throws -> any ChunkStoring {
+        try ClickHouseSchema.create(using: client)
+        return ClickHouseIngestor(client: client)
+    }
+
+    /// The row count of every table the answers read, through the tables the reports read (a
+    /// Distributed table counts every shard). ClickHouse stores a new part on each insert and
+    /// duplicates are settled before it, so new events or rejected lines always add rows.
+    func makeVersioning() -> any StoreVersioning {
+        let client = client
+        let sql = "SELECT " + Self.countedTables.map { "(SELECT count() FROM \($0))" }.joined(separator: ", ")
+        return FingerprintVersion(maxAgeMs: versionMaxAgeMs) {
+            let result = try client.query(sql)
+            guard let row = result.rows.first else { throw ClickHouseError.unexpectedAnswer("no row of counts") }
+            return row.map { value in if case .int(let n) = value { String(n) } else { "?" } }.joined(separator: ".")
+        }
+    }
+
+    /// ClickHouse's message, without the server's address.
+    func statementError(_ error: any Error) -> String? {
+        guard case ClickHouseError.server(_, _, let message) = error else { return nil }
+        return message
+    }
+}
