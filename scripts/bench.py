@@ -38,6 +38,7 @@ import json
 import os
 import platform
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -95,7 +96,6 @@ def ingest(binary, db, files):
 
 def write_ceiling(source, directory, events, rows):
     """SQLite alone writing the rows of `source` into a new database of the same schema."""
-    import sqlite3
     src = sqlite3.connect(source)
     schema = [sql for (sql,) in src.execute(
         "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
