@@ -54,7 +54,7 @@ let package = Package(
             "TallyServer", "TallyRender", "TallyQuery", "TallyStore", "TallyKit",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyTestSupport"]),
+        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyRender", "TallyTestSupport"]),
         .testTarget(name: "TallySimulationTests", dependencies: ["TallySimulation", "TallyStore", "TallyQuery", "TallyEvents"]),
         .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport", "report"]),
     ],

@@ -1,12 +1,11 @@
 import TallyQuery
-import TallyStore
 
 extension ClickHouseReports {
     /// Dislike rate with its Wilson 95 % interval per group; `topReasons` adds the K most
     /// frequent reasons of final dislikes per group. Computed from the events.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport {
-        let parameters: [String: SQLValue] = [
-            "user": Self.user(user), "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
+        let parameters: [String: QueryValue] = [
+            "user": QueryValue(user), "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
             "bucket_lows": .text("[" + grouping.buckets.map { String($0.low) }.joined(separator: ",") + "]"),
             "bucket_highs": .text("[" + grouping.buckets.map { String($0.high ?? -1) }.joined(separator: ",") + "]"),
         ]
@@ -27,23 +26,22 @@ extension ClickHouseReports {
             var values: [ReportValue] = []
             if grouping.byModel { values.append(row[0]) }
             if grouping.byPosition { values.append(position(row[1])) }
-            values += Reports.dislikeMeasures(exposures: row[2].int64, likes: row[3].int64, dislikes: row[4].int64,
+            values += ReportLogic.dislikeMeasures(exposures: row[2].int64, likes: row[3].int64, dislikes: row[4].int64,
                                               feedbackWithoutExposure: row[5].int64)
             if topReasons > 0 {
-                values.append(Reports.reasonsJSON(reasons[group(row)] ?? []))
+                values.append(ReportLogic.reasonsJSON(reasons[group(row)] ?? []))
             }
             rows.append(values)
         }
-        return GroupedReport(columns: Reports.dislikeColumns(grouping, topReasons: topReasons), rows: rows)
+        return GroupedReport(columns: ReportLogic.dislikeColumns(grouping, topReasons: topReasons), rows: rows)
     }
 
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`, from the events.
-    public func exposures(by: String, user: String?) throws -> GroupedReport {
-        let key = try Reports.exposureKey(by: by)
-        let rows = try run("exposures", ["by": .text(by), "user": Self.user(user)]).rows.map { row -> [ReportValue] in
-            let group = by == "position" ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
+    public func exposures(by grouping: ExposureGrouping, user: String?) throws -> GroupedReport {
+        let rows = try run("exposures", ["by": .text(grouping.rawValue), "user": QueryValue(user)]).rows.map { row -> [ReportValue] in
+            let group = grouping == .position ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
             return [group, .int(row[1].int64), .int(row[2].int64), .int(row[3].int64), .int(row[4].int64)]
         }
-        return GroupedReport(columns: Reports.exposureColumns(key: key), rows: rows)
+        return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
     }
 }

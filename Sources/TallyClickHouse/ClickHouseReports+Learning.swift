@@ -1,12 +1,11 @@
 import TallyEvents
 import TallyQuery
-import TallyStore
 
 extension ClickHouseReports: LearningSource {
     /// Active seconds and materials per local date with events.
     package func dailyActivity(user: String?) throws -> [LocalDate: DayActivity] {
         var days: [LocalDate: DayActivity] = [:]
-        for row in try run("learning_days", ["user": Self.user(user)]).rows {
+        for row in try run("learning_days", ["user": QueryValue(user)]).rows {
             if let date = row[0].text.flatMap(LocalDate.init(iso:)) {
                 days[date] = DayActivity(seconds: row[1].int, materials: row[2].int)
             }
@@ -16,12 +15,12 @@ extension ClickHouseReports: LearningSource {
 
     /// The newest reading event of the user (or of everyone): instant and offset.
     package func lastEvent(user: String?) throws -> (ms: Int64, offsetMinutes: Int)? {
-        try run("learning_last_event", ["user": Self.user(user)]).rows.first.map { ($0[0].int64, $0[1].int) }
+        try run("learning_last_event", ["user": QueryValue(user)]).rows.first.map { ($0[0].int64, $0[1].int) }
     }
 
     /// Material states of the user, or of all users together, keyed by material.
     package func materials(user: String?, material: String?) throws -> [String: MaterialState] {
-        let result = try run("learning_materials", ["user": Self.user(user), "material": material.map { .text($0) } ?? .null])
+        let result = try run("learning_materials", ["user": QueryValue(user), "material": QueryValue(material)])
         var states: [String: MaterialState] = [:]
         for row in result.rows {
             func value(_ name: String) -> ReportValue { result.value(row, name) }

@@ -1,28 +1,27 @@
 import TallyQuery
-import TallyStore
 
 extension ClickHouseReports {
     /// Exact nearest-rank percentiles of `properties.field` of events named `event` (of one
     /// `user`, or all), per value of `properties.by` (or the event's appVersion), computed on the server.
     public func latency(event: String, field: String, by: String, user: String?) throws -> GroupedReport {
-        let result = try run("latency", ["event": .text(event), "field": .text(field), "by": .text(by), "user": Self.user(user)])
+        let result = try run("latency", ["event": .text(event), "field": .text(field), "by": .text(by), "user": QueryValue(user)])
         let rows = result.rows.map { row -> [ReportValue] in
             [Self.groupValue(number: row[0], text: row[1]), .int(row[2].int64)]
-                + row[3...6].map { Reports.number($0.double ?? 0) }
+                + row[3...6].map { ReportLogic.number($0.double ?? 0) }
         }
-        return GroupedReport(columns: Reports.latencyColumns(field: field, by: by), rows: rows)
+        return GroupedReport(columns: ReportLogic.latencyColumns(field: field, by: by), rows: rows)
     }
 
     /// Counts of events named `event` (of one `user`, or all) per value of `by`, most frequent first.
     public func top(event: String, by: String, limit: Int, user: String?) throws -> GroupedReport {
-        try Reports.validate(limit: limit)
-        let result = try run("top", ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit)), "user": Self.user(user)])
+        try ReportLogic.validate(limit: limit)
+        let result = try run("top", ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit)), "user": QueryValue(user)])
         let rows = result.rows.map { [Self.groupValue(number: $0[0], text: $0[1]), .int($0[2].int64)] }
-        return GroupedReport(columns: Reports.topColumns(by: by), rows: rows)
+        return GroupedReport(columns: ReportLogic.topColumns(by: by), rows: rows)
     }
 
     /// A property value as a group key: the number when it is one (an integer when whole), else the text.
     static func groupValue(number: ReportValue, text: ReportValue) -> ReportValue {
-        number.double.map(Reports.number) ?? text
+        number.double.map(ReportLogic.number) ?? text
     }
 }

@@ -1,6 +1,5 @@
 import TallyEvents
 import TallyQuery
-import TallyStore
 
 /// Computes every documented report (`metrics.md`) on a ClickHouse server from the event
 /// tables, running `queries/clickhouse/*.sql`; the answers are the same model values as the
@@ -15,7 +14,7 @@ public final class ClickHouseReports: ReportBackend {
     }
 
     /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders.
-    func run(_ name: String, _ parameters: [String: SQLValue]) throws -> ClickHouseResult {
+    func run(_ name: String, _ parameters: [String: QueryValue]) throws -> ClickHouseResult {
         try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters))
     }
 
@@ -25,7 +24,7 @@ public final class ClickHouseReports: ReportBackend {
     }
 
     /// Runs read-only SQL with `{name:Type}` placeholders; the server refuses a statement that writes.
-    public func adHoc(_ sql: String, parameters: [String: SQLValue]) throws -> GroupedReport {
+    public func adHoc(_ sql: String, parameters: [String: QueryValue]) throws -> GroupedReport {
         let result: ClickHouseResult
         do {
             result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: ["readonly": "2"])
@@ -37,11 +36,6 @@ public final class ClickHouseReports: ReportBackend {
 
     /// The rejected lines by file, line and position (of one file, or all).
     public func rejected(file: String?) throws -> GroupedReport {
-        try adHoc(try savedQuery("rejected"), parameters: ["file": file.map { .text($0) } ?? .null])
-    }
-
-    /// `user` as a parameter value.
-    static func user(_ user: String?) -> SQLValue {
-        user.map { .text($0) } ?? .null
+        try adHoc(try savedQuery("rejected"), parameters: ["file": QueryValue(file)])
     }
 }

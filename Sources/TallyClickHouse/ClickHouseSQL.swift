@@ -1,7 +1,6 @@
 import Foundation
 import TallyEvents
 import TallyQuery
-import TallyStore
 
 /// The one place where values become ClickHouse SQL text. ClickHouse 18.16 has no server-side
 /// query parameters, so the queries are written in the parameter syntax of later releases,
@@ -40,7 +39,7 @@ public enum ClickHouseSQL {
 
     /// `sql` with every `{name:Type}` placeholder replaced by the literal of `parameters[name]`.
     /// A missing parameter is NULL, allowed only for `Nullable(…)` types.
-    public static func bind(_ sql: String, _ parameters: [String: SQLValue]) throws -> String {
+    public static func bind(_ sql: String, _ parameters: [String: QueryValue]) throws -> String {
         let s = Array(sql.unicodeScalars)
         var out = String.UnicodeScalarView()
         var i = 0
@@ -100,7 +99,7 @@ public enum ClickHouseSQL {
     }
 
     /// The literal of `value` as ClickHouse type `type`.
-    static func value(_ value: SQLValue, as type: String, name: String) throws -> String {
+    static func value(_ value: QueryValue, as type: String, name: String) throws -> String {
         if type.hasPrefix("Nullable("), type.hasSuffix(")") {
             if case .null = value { return "NULL" }
             return try self.value(value, as: String(type.dropFirst(9).dropLast()), name: name)
@@ -114,7 +113,7 @@ public enum ClickHouseSQL {
             case .text(let v): return literal(v)
             case .int(let v): return literal(String(v))
             case .double(let v): return literal(JSONText.number(v))
-            case .null, .emptyBlob: throw invalid("given")
+            case .null: throw invalid("given")
             }
         case "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64":
             let number: Int64?
@@ -122,7 +121,7 @@ public enum ClickHouseSQL {
             case .int(let v): number = v
             case .text(let v): number = Int64(v)
             case .double(let v): number = v == v.rounded() && abs(v) < 9e18 ? Int64(v) : nil
-            case .null, .emptyBlob: number = nil
+            case .null: number = nil
             }
             guard let number, !(type.hasPrefix("U") && number < 0) else { throw invalid("an integer") }
             return number < 0 ? "(\(number))" : String(number)
@@ -158,9 +157,9 @@ public enum ClickHouseSQL {
         return numbers
     }
 
-    private static func describe(_ value: SQLValue) -> String {
+    private static func describe(_ value: QueryValue) -> String {
         switch value {
-        case .null, .emptyBlob: "nothing"
+        case .null: "nothing"
         case .int(let v): String(v)
         case .double(let v): JSONText.number(v)
         case .text(let v): JSONText.quote(v)

@@ -46,7 +46,7 @@ package struct LearningFacts {
         return LearningSummary(
             totalActiveSeconds: days.values.reduce(0) { $0 + $1.seconds },
             todayActiveSeconds: days[today]?.seconds ?? 0,
-            weekActiveSeconds: Reports.window(days: 7, endingAt: today).reduce(0) { $0 + (days[$1]?.seconds ?? 0) },
+            weekActiveSeconds: ReportLogic.window(days: 7, endingAt: today).reduce(0) { $0 + (days[$1]?.seconds ?? 0) },
             activeDays: active.count,
             currentStreakDays: current,
             longestStreakDays: longest,
@@ -57,17 +57,17 @@ package struct LearningFacts {
 
     /// The `count`-day trend ending on `today`.
     package func trend(today: LocalDate, days count: Int) -> TrendReport {
-        let rows = Reports.window(days: count, endingAt: today).map { date in
+        let rows = ReportLogic.window(days: count, endingAt: today).map { date in
             TrendReport.Day(date: date, activeSeconds: days[date]?.seconds ?? 0, materials: days[date]?.materials ?? 0)
         }
-        let previous = Reports.window(days: count, endingAt: today.adding(days: -count))
+        let previous = ReportLogic.window(days: count, endingAt: today.adding(days: -count))
         return TrendReport(days: rows, totalActiveSeconds: rows.reduce(0) { $0 + $1.activeSeconds },
                            previousPeriodActiveSeconds: previous.reduce(0) { $0 + (days[$1]?.seconds ?? 0) })
     }
 
     /// The `count`-day heatmap ending on `today`.
     package func heatmap(today: LocalDate, days count: Int) -> HeatmapReport {
-        let dates = Reports.window(days: count, endingAt: today)
+        let dates = ReportLogic.window(days: count, endingAt: today)
         let values = dates.map { days[$0]?.seconds ?? 0 }
         let nonZero = values.filter { $0 > 0 }.sorted()
         let thresholds = nonZero.isEmpty ? [] : [0.25, 0.5, 0.75].map { nonZero[Int(($0 * Double(nonZero.count - 1)).rounded(.down))] }

@@ -28,13 +28,13 @@ extension LearningSource {
 
     /// Active seconds per day of the `days`-day window ending today, with the previous period's total.
     package func learningTrend(_ context: ReportContext, days count: Int) throws -> TrendReport {
-        try Reports.validate(days: count)
+        try ReportLogic.validate(days: count)
         return LearningFacts(days: try dailyActivity(user: context.user)).trend(today: try today(context), days: count)
     }
 
     /// One cell per day of the `days`-day window ending today, leveled by quartiles.
     package func learningHeatmap(_ context: ReportContext, days count: Int) throws -> HeatmapReport {
-        try Reports.validate(days: count)
+        try ReportLogic.validate(days: count)
         return LearningFacts(days: try dailyActivity(user: context.user)).heatmap(today: try today(context), days: count)
     }
 

@@ -1,6 +1,4 @@
-import TallyStore
-
-/// Where reports are computed: the embedded SQLite store (`Reports`) or a ClickHouse server.
+/// Where reports are computed: the embedded SQLite store (`SQLiteReports`) or a ClickHouse server.
 /// Every backend answers with the same model values, so rendering is shared and two backends'
 /// numbers compare by value (`metrics.md` defines them all).
 public protocol ReportBackend: AnyObject {
@@ -17,13 +15,13 @@ public protocol ReportBackend: AnyObject {
     /// Dislike rate with its Wilson 95 % interval per group, and the top reasons when `topReasons` > 0.
     func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`.
-    func exposures(by: String, user: String?) throws -> GroupedReport
+    func exposures(by: ExposureGrouping, user: String?) throws -> GroupedReport
     /// Exact nearest-rank percentiles of `properties.field` of events named `event`, per value of `by`.
     func latency(event: String, field: String, by: String, user: String?) throws -> GroupedReport
     /// Counts of events named `event` per value of `by`, most frequent first.
     func top(event: String, by: String, limit: Int, user: String?) throws -> GroupedReport
     /// Runs read-only SQL in the backend's own dialect with named parameters.
-    func adHoc(_ sql: String, parameters: [String: SQLValue]) throws -> GroupedReport
+    func adHoc(_ sql: String, parameters: [String: QueryValue]) throws -> GroupedReport
     /// The rejected lines (of one file, or all).
     func rejected(file: String?) throws -> GroupedReport
     /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).

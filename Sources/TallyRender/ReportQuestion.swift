@@ -2,7 +2,7 @@ import TallyQuery
 
 /// A question the report layer answers, with everything but the context (`ReportContext`):
 /// what `report <command>` and the HTTP API's GET endpoints both ask, so that both answer it
-/// through `Reports.answer(_:context:renderer:format:)` and print the same bytes.
+/// through `ReportBackend.answer(_:context:renderer:format:)` and print the same bytes.
 public enum ReportQuestion: Sendable, Equatable {
     /// `summary`, `GET /learning/summary`.
     case summary
@@ -17,7 +17,7 @@ public enum ReportQuestion: Sendable, Equatable {
     /// `dislike-rate`, `GET /feed/dislike-rate`.
     case dislikeRate(DislikeGrouping, topReasons: Int)
     /// `exposures --by B`, `GET /feed/exposures?by=B`.
-    case exposures(by: String)
+    case exposures(by: ExposureGrouping)
     /// `latency --event E --field F --by P`, `GET /observability/latency`.
     case latency(event: String, field: String, by: String)
     /// `top --event E --by K --limit N`.

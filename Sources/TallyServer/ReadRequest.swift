@@ -56,13 +56,38 @@ struct ReadRequest: Sendable {
         key = query.map { path + "?" + $0 } ?? path
     }
 
+    /// The values of `definition`'s parameters, each read and checked as its kind says, in order.
+    static func arguments(of definition: ReportDefinition, query: QueryParameters, path: [String: String]) throws -> ReportDefinition.Arguments {
+        var arguments = ReportDefinition.Arguments()
+        for parameter in definition.parameters {
+            let name = parameter.name
+            switch parameter.kind {
+            case .days(let defaultValue):
+                arguments[int: name] = try days(query, default: defaultValue)
+            case .integer(let range, let defaultValue):
+                arguments[int: name] = try integer(query, name, default: defaultValue, range: range)
+            case .choice(_, let defaultValue):
+                arguments[text: name] = try query.value(name) ?? defaultValue
+            case .text(true, _):
+                arguments[text: name] = try required(query, name)
+            case .text(false, let defaultValue):
+                arguments[text: name] = try query.value(name).flatMap { $0.isEmpty ? nil : $0 } ?? defaultValue
+            case .pattern:
+                arguments[text: name] = try query.value(name)
+            case .path:
+                arguments[text: name] = path[name]
+            }
+        }
+        return arguments
+    }
+
     /// `days=`: an integer in 1...3660, or `defaultValue` when absent.
     static func days(_ parameters: QueryParameters, default defaultValue: Int) throws -> Int {
         guard let text = try parameters.value("days") else { return defaultValue }
         guard let days = Int(text) else {
             throw APIError.invalidParameter("days must be an integer from 1 to 3660, got \(JSONText.quote(text)).")
         }
-        try Reports.validate(days: days)
+        try ReportLogic.validate(days: days)
         return days
     }
 

@@ -1,3 +1,5 @@
+import TallyRender
+
 /// The methods each path of the API takes, so that another method on a known path is a 405
 /// naming them (`Allow`) rather than a 404.
 struct RouteMethods: Sendable {
@@ -19,12 +21,10 @@ struct RouteMethods: Sendable {
         }?.allow
     }
 
-    /// The routes of `TallyServer.router()`.
-    static let api = RouteMethods([
-        ("/", "GET, POST"), ("/openapi.json", "GET"), ("/healthz", "GET"), ("/learning/summary", "GET"),
-        ("/learning/trend", "GET"), ("/activity/heatmap", "GET"), ("/learning/continue", "GET"),
-        ("/materials/{materialId}/reading-progress", "GET"), ("/feed/dislike-rate", "GET"), ("/feed/exposures", "GET"),
-        ("/observability/latency", "GET"), ("/learning/users", "GET"), ("/sql", "GET"),
-        ("/learning/reading-events/batch", "POST"), ("/v1/feedback/batch", "POST"), ("/events", "POST"),
-    ])
+    /// The routes of `TallyServer.router()`: every report endpoint of `ReportCatalog`, and the rest.
+    static let api = RouteMethods(
+        [("/", "GET, POST"), ("/openapi.json", "GET"), ("/healthz", "GET")]
+            + ReportCatalog.all.compactMap { $0.endpoint.map { ($0.path, "GET") } }
+            + [("/learning/users", "GET"), ("/sql", "GET"),
+               ("/learning/reading-events/batch", "POST"), ("/v1/feedback/batch", "POST"), ("/events", "POST")])
 }

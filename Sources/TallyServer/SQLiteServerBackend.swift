@@ -14,7 +14,7 @@ public struct SQLiteServerBackend: ServerBackend {
 
     /// A read-only connection's reports.
     public func makeReports() throws -> any ReportBackend {
-        Reports(store: try EventStore(readingAt: path))
+        SQLiteReports(store: try EventStore(readingAt: path))
     }
 
     /// An ingestor over a read-write connection (opening it creates and migrates the store).

@@ -13,10 +13,25 @@ struct StaticDocument: Sendable {
 
     /// Loads resource `name`.`ext` of this module.
     init(resource name: String, ext: String, contentType: String) throws {
+        self.init(data: try Self.resource(name, ext: ext), contentType: contentType)
+    }
+
+    /// The OpenAPI document, generated from `ReportCatalog` over `Resources/openapi-base.json`.
+    static func openAPI() throws -> StaticDocument {
+        let base = String(decoding: try resource("openapi-base", ext: "json"), as: UTF8.self)
+        return StaticDocument(data: Data(OpenAPIDocument.text(base: base).utf8), contentType: "application/json; charset=utf-8")
+    }
+
+    /// The bytes of resource `name`.`ext` of this module.
+    static func resource(_ name: String, ext: String) throws -> Data {
         guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources") else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name).\(ext)"])
         }
-        let data = try Data(contentsOf: url)
+        return try Data(contentsOf: url)
+    }
+
+    /// `data` served as `contentType`.
+    init(data: Data, contentType: String) {
         bytes = ByteBuffer(bytes: data)
         self.contentType = contentType
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325

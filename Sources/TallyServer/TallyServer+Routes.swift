@@ -22,38 +22,16 @@ extension TallyServer {
             return Self.json(body, cacheControl: "no-store")
         }
 
-        router.get("/learning/summary") { request, _ in try await self.read(request) { _ in .summary } }
-        router.get("/learning/trend") { request, _ in
-            try await self.read(request, extra: ["days"]) { .trend(days: try ReadRequest.days($0, default: 7)) }
-        }
-        router.get("/activity/heatmap") { request, _ in
-            try await self.read(request, extra: ["days"]) { .heatmap(days: try ReadRequest.days($0, default: 365)) }
-        }
-        router.get("/learning/continue") { request, _ in try await self.read(request) { _ in .continueLearning } }
-        router.get("/materials/{materialId}/reading-progress") { request, context in
-            let material = try context.parameters.require("materialId")
-            return try await self.read(request) { _ in .progress(materialId: material) }
-        }
-        router.get("/feed/dislike-rate") { request, _ in
-            try await self.read(request, extra: ["by", "positionBuckets", "topReasons"]) { parameters in
-                let buckets = try parameters.value("positionBuckets").map(DislikeGrouping.buckets) ?? []
-                let grouping = try DislikeGrouping(by: try parameters.value("by") ?? "model,position", buckets: buckets)
-                return .dislikeRate(grouping, topReasons: try ReadRequest.integer(parameters, "topReasons", default: 0, range: 0...100))
-            }
-        }
-        router.get("/feed/exposures") { request, _ in
-            try await self.read(request, extra: ["by"]) { parameters in
-                let by = try parameters.value("by") ?? "day"
-                guard ["day", "page", "item", "model", "position"].contains(by) else {
-                    throw APIError.invalidParameter("by must be day, page, item, model or position, got \"\(by)\".")
+        for definition in ReportCatalog.all {
+            guard let endpoint = definition.endpoint else { continue }
+            router.get(RouterPath(endpoint.path)) { request, context in
+                var path: [String: String] = [:]
+                for parameter in definition.parameters where parameter.isPath {
+                    path[parameter.name] = try context.parameters.require(parameter.name)
                 }
-                return .exposures(by: by)
-            }
-        }
-        router.get("/observability/latency") { request, _ in
-            try await self.read(request, extra: ["event", "field", "by"]) { parameters in
-                .latency(event: try ReadRequest.required(parameters, "event"), field: try ReadRequest.required(parameters, "field"),
-                         by: try parameters.value("by").flatMap { $0.isEmpty ? nil : $0 } ?? "appVersion")
+                return try await self.read(request, extra: definition.queryParameters) { parameters in
+                    try definition.question(try ReadRequest.arguments(of: definition, query: parameters, path: path))
+                }
             }
         }
         router.get("/learning/users") { request, _ in try await self.users(request) }

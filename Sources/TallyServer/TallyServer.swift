@@ -46,7 +46,7 @@ public final class TallyServer: Sendable {
         threads = NIOThreadPool(numberOfThreads: max(1, configuration.workerThreads))
         threads.start()
         readers = ReaderPool(threads: threads, open: { try backend.makeReports() })
-        openAPI = try StaticDocument(resource: "openapi", ext: "json", contentType: "application/json; charset=utf-8")
+        openAPI = try StaticDocument.openAPI()
         dashboard = try StaticDocument(resource: "dashboard", ext: "html", contentType: "text/html; charset=utf-8")
         instance = String(UInt64(bitPattern: configuration.nowMs()) ^ UInt64.random(in: 0...UInt64.max), radix: 36)
         var logger = Logger(label: "tally.serve", factory: { StreamLogHandler.standardError(label: $0) })

@@ -1,8 +1,9 @@
 import ArgumentParser
+import TallyRender
 
 /// `report continue`: the material to pick up again.
-struct ContinueCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "continue", abstract: "The most recently read material not yet marked as read.")
+struct ContinueCommand: ReportCommand {
+    static let definition = ReportCatalog.continueLearning
 
     @OptionGroup var options: ReportOptions
 

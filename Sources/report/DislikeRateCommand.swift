@@ -1,9 +1,10 @@
 import ArgumentParser
 import TallyQuery
+import TallyRender
 
 /// `report dislike-rate`: dislikes per exposure by model version and feed position.
-struct DislikeRateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "dislike-rate", abstract: "Dislike rate by model version and feed position, with a 95 % interval.")
+struct DislikeRateCommand: ReportCommand {
+    static let definition = ReportCatalog.dislikeRate
 
     @OptionGroup var options: ReportOptions
 

@@ -1,8 +1,10 @@
 import ArgumentParser
+import TallyQuery
+import TallyRender
 
 /// `report exposures --by …`: exposure counts, one per page instance and item.
-struct ExposuresCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "exposures", abstract: "Exposure counts by day, page, item, model or position.")
+struct ExposuresCommand: ReportCommand {
+    static let definition = ReportCatalog.exposures
 
     @OptionGroup var options: ReportOptions
 
@@ -10,12 +12,19 @@ struct ExposuresCommand: ParsableCommand {
     var by = "day"
 
     func validate() throws {
-        guard ["day", "page", "item", "model", "position"].contains(by) else {
-            throw ValidationError("--by must be day, page, item, model or position, got \"\(by)\".")
+        _ = try grouping()
+    }
+
+    /// The typed `--by`; its error reads as the flag's (`--by must be …`).
+    func grouping() throws -> ExposureGrouping {
+        do {
+            return try ExposureGrouping(by: by)
+        } catch QueryError.invalidParameter(_, let message) {
+            throw ValidationError("--\(message).")
         }
     }
 
     func run() throws {
-        Terminal.write(try options.answer(.exposures(by: by)))
+        Terminal.write(try options.answer(.exposures(by: try grouping())))
     }
 }

@@ -3,8 +3,8 @@ import TallyQuery
 import TallyRender
 
 /// `report heatmap --days N`: a calendar of active days, five levels.
-struct HeatmapCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "heatmap", abstract: "A calendar of active time over the last N days.")
+struct HeatmapCommand: ReportCommand {
+    static let definition = ReportCatalog.heatmap
 
     @OptionGroup var options: ReportOptions
 
@@ -15,7 +15,7 @@ struct HeatmapCommand: ParsableCommand {
     var weekStart: WeekStart = .sunday
 
     func validate() throws {
-        try ValidationError.wrapping { try Reports.validate(days: days) }
+        try ValidationError.wrapping { try ReportLogic.validate(days: days) }
     }
 
     func run() throws {

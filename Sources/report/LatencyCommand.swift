@@ -1,8 +1,9 @@
 import ArgumentParser
+import TallyRender
 
 /// `report latency --event E --field F --by P`: nearest-rank percentiles.
-struct LatencyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "latency", abstract: "p50, p90, p99 and max of a numeric property, per group.")
+struct LatencyCommand: ReportCommand {
+    static let definition = ReportCatalog.latency
 
     @OptionGroup var options: ReportOptions
 

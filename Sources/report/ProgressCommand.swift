@@ -1,8 +1,9 @@
 import ArgumentParser
+import TallyRender
 
 /// `report progress MATERIAL`: how far the reader got.
-struct ProgressCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "progress", abstract: "Reading progress of one material.")
+struct ProgressCommand: ReportCommand {
+    static let definition = ReportCatalog.progress
 
     @Argument(help: "The materialId.")
     var material: String

@@ -1,10 +1,10 @@
 import ArgumentParser
-import TallyStore
+import TallyQuery
 
 /// `--param name=value`: an integer-looking value binds as INTEGER, a decimal as REAL, anything else as TEXT.
 struct QueryParameter: ExpressibleByArgument {
     var name: String
-    var value: SQLValue
+    var value: QueryValue
 
     init?(argument: String) {
         guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else { return nil }
@@ -20,7 +20,7 @@ struct QueryParameter: ExpressibleByArgument {
     }
 
     /// The parameters as the query layer takes them.
-    static func dictionary(_ parameters: [QueryParameter]) -> [String: SQLValue] {
+    static func dictionary(_ parameters: [QueryParameter]) -> [String: QueryValue] {
         Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 }

@@ -48,7 +48,7 @@ struct ReportOptions: ParsableArguments {
     /// The report layer of the chosen backend: the store opened read-only, or the ClickHouse server.
     func reports() throws -> any ReportBackend {
         switch storage.backend {
-        case .sqlite: Reports(store: try EventStore(readingAt: storePath))
+        case .sqlite: SQLiteReports(store: try EventStore(readingAt: storePath))
         case .clickhouse: ClickHouseReports(client: try storage.clickHouseClient())
         }
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
+import TallyRender
 
 /// `report summary`: totals, today, the week, streaks, materials.
-struct SummaryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "summary", abstract: "The learning summary: totals, streaks and materials.")
+struct SummaryCommand: ReportCommand {
+    static let definition = ReportCatalog.summary
 
     @OptionGroup var options: ReportOptions
 

@@ -1,8 +1,9 @@
 import ArgumentParser
+import TallyRender
 
 /// `report top --event E --by K`: the most frequent values.
-struct TopCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "top", abstract: "Counts of an event per user or property, most frequent first.")
+struct TopCommand: ReportCommand {
+    static let definition = ReportCatalog.top
 
     @OptionGroup var options: ReportOptions
 

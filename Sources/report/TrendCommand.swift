@@ -1,9 +1,10 @@
 import ArgumentParser
 import TallyQuery
+import TallyRender
 
 /// `report trend --days N`: active time per day, with the previous period.
-struct TrendCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "trend", abstract: "Active time per day of the last N days.")
+struct TrendCommand: ReportCommand {
+    static let definition = ReportCatalog.trend
 
     @OptionGroup var options: ReportOptions
 
@@ -11,7 +12,7 @@ struct TrendCommand: ParsableCommand {
     var days = 7
 
     func validate() throws {
-        try ValidationError.wrapping { try Reports.validate(days: days) }
+        try ValidationError.wrapping { try ReportLogic.validate(days: days) }
     }
 
     func run() throws {

@@ -10,11 +10,11 @@ enum BackendParity {
     static let now: Int64 = 1_795_176_000_000 // 2026-11-20T12:00:00Z
 
     /// A SQLite store in `folder` holding `files`.
-    static func sqlite(_ files: [String], in folder: URL) throws -> Reports {
+    static func sqlite(_ files: [String], in folder: URL) throws -> SQLiteReports {
         let store = try EventStore(path: folder.appendingPathComponent("parity.sqlite").path)
         let ingestor = try Ingestor(store: store)
         for file in files { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
-        return Reports(store: store)
+        return SQLiteReports(store: store)
     }
 
     static func assertSame(_ expected: any ReportBackend, _ actual: any ReportBackend,
@@ -44,7 +44,7 @@ enum BackendParity {
             for grouping in groupings {
                 try same("dislike-rate \(user ?? "all") \(grouping)") { try $0.dislikeRate(grouping, topReasons: 3, user: user) }
             }
-            for by in ["day", "page", "item", "model", "position"] {
+            for by in ExposureGrouping.allCases {
                 try same("exposures \(by) \(user ?? "all")") { try $0.exposures(by: by, user: user) }
             }
             for by in ["app_version", "appVersion", "view_name"] {

@@ -19,7 +19,7 @@ final class FeedReportTests: XCTestCase {
             // imp9: feedback without any exposure.
             F.feedback("f5", impression: "imp9", type: "dislike", ts: 10, reason: "内容不感兴趣"),
         ]
-        let reports = Reports(store: try F(lines).store)
+        let reports = SQLiteReports(store: try F(lines).store)
         let report = try reports.dislikeRate(DislikeGrouping(), topReasons: 1)
         XCTAssertEqual(report.columns.map(\.name), ["modelInfo", "feedPosition", "exposures", "likes", "dislikes", "dislikeRate",
                                                     "dislikeRateLow", "dislikeRateHigh", "feedbackWithoutExposure", "topReasons"])
@@ -38,7 +38,7 @@ final class FeedReportTests: XCTestCase {
         let lines = (0..<12).map { F.exposure("x\($0)", pageInstance: "p", item: "i\($0)", impression: "imp\($0)", ts: 1, position: $0) }
             + [F.feedback("f", impression: "imp11", type: "dislike", ts: 5, position: 11)]
         let grouping = DislikeGrouping(byModel: false, byPosition: true, buckets: try DislikeGrouping.buckets("0-4,5-9,10-"))
-        let report = try Reports(store: try F(lines).store).dislikeRate(grouping)
+        let report = try SQLiteReports(store: try F(lines).store).dislikeRate(grouping)
         XCTAssertEqual(report.rows.map { Array($0[0..<3]) }, [
             [.text("0-4"), .int(5), .int(0)], [.text("5-9"), .int(5), .int(0)], [.text("10-"), .int(2), .int(0)],
         ])
@@ -53,22 +53,22 @@ final class FeedReportTests: XCTestCase {
             F.exposure("b", user: "u1", page: "home", pageInstance: "p1", item: "i1", impression: "m", ts: F.ms(days: -2)),
             F.exposure("c", user: "u2", page: "explore", pageInstance: "p2", item: "i1", impression: "n", ts: F.ms(days: -1)),
         ]
-        let reports = Reports(store: try F(lines).store)
-        let byDay = try reports.exposures(by: "day")
+        let reports = SQLiteReports(store: try F(lines).store)
+        let byDay = try reports.exposures(by: .day)
         XCTAssertEqual(byDay.columns.first?.name, "date")
         XCTAssertEqual(byDay.rows, [
             [.text("2026-11-18"), .int(1), .int(1), .int(1), .int(1)],
             [.text("2026-11-19"), .int(1), .int(1), .int(1), .int(0)],
         ])
-        XCTAssertEqual(try reports.exposures(by: "page").rows.map(\.first), [.text("explore"), .text("home")])
-        XCTAssertThrowsError(try reports.exposures(by: "colour"))
+        XCTAssertEqual(try reports.exposures(by: .page).rows.map(\.first), [.text("explore"), .text("home")])
+        XCTAssertThrowsError(try ExposureGrouping(by: "colour"))
     }
 
     func testLatencyUsesNearestRankAndTopOrdersByCountThenKey() throws {
         var lines = (1...10).map { F.observed("v\($0)", name: "view_loaded", properties: #"{"load_duration_ms":\#($0 * 100),"app_version":"1.0"}"#) }
         lines.append(F.observed("s", name: "view_loaded", properties: #"{"load_duration_ms":"slow","app_version":"1.0"}"#))
         lines += ["b", "a", "b", "c", "a"].enumerated().map { F.observed("e\($0.offset)", name: "api_request_failed", user: $0.element, properties: "{}") }
-        let reports = Reports(store: try F(lines).store)
+        let reports = SQLiteReports(store: try F(lines).store)
         let latency = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "app_version")
         XCTAssertEqual(latency.rows, [[.text("1.0"), .int(10), .int(500), .int(900), .int(1000), .int(1000)]])
         XCTAssertEqual(latency.columns.map(\.role), [.key, .count, .milliseconds, .milliseconds, .milliseconds, .milliseconds])
@@ -92,9 +92,9 @@ final class FeedReportTests: XCTestCase {
             F.observed("o1", name: "view_loaded", user: "u1", properties: #"{"load_duration_ms":100,"app_version":"1"}"#),
             F.observed("o2", name: "view_loaded", user: "u2", properties: #"{"load_duration_ms":300,"app_version":"1"}"#),
         ]
-        let reports = Reports(store: try F(lines).store)
-        XCTAssertEqual(try reports.exposures(by: "item").rows, [[.text("i1"), .int(2), .int(1), .int(2), .int(1)]])
-        XCTAssertEqual(try reports.exposures(by: "item", user: "u1").rows, [[.text("i1"), .int(1), .int(1), .int(1), .int(1)]])
+        let reports = SQLiteReports(store: try F(lines).store)
+        XCTAssertEqual(try reports.exposures(by: .item).rows, [[.text("i1"), .int(2), .int(1), .int(2), .int(1)]])
+        XCTAssertEqual(try reports.exposures(by: .item, user: "u1").rows, [[.text("i1"), .int(1), .int(1), .int(1), .int(1)]])
         let all = try reports.dislikeRate(DislikeGrouping(), topReasons: 1)
         XCTAssertEqual(Array(all.rows[0][2...4]), [.int(2), .int(1), .int(1)])
         let mine = try reports.dislikeRate(DislikeGrouping(), topReasons: 1, user: "u1")
@@ -108,7 +108,7 @@ final class FeedReportTests: XCTestCase {
     }
 
     func testAdHocSQLIsReadOnly() throws {
-        let reports = Reports(store: try F([F.reading("a", ts: 1, delta: 3)]).store)
+        let reports = SQLiteReports(store: try F([F.reading("a", ts: 1, delta: 3)]).store)
         XCTAssertEqual(try reports.adHoc("SELECT sum(active_seconds) AS s FROM reading_events WHERE user_id = :user",
                                          parameters: ["user": .text("u")]).rows, [[.int(3)]])
         XCTAssertThrowsError(try reports.adHoc("DELETE FROM reading_events")) { error in

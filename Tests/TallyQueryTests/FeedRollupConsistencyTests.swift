@@ -63,9 +63,9 @@ final class FeedRollupConsistencyTests: XCTestCase {
                     lines.swapAt(i, Int.random(in: 0..<i + 1, using: &random))
                 }
                 let fixture = try F(lines, batchSize: 1 + Int.random(in: 0..<40, using: &random))
-                let reports = Reports(store: fixture.store)
+                let reports = SQLiteReports(store: fixture.store)
                 for (byModel, byPosition, buckets) in [(true, true, ""), (true, false, ""), (false, true, ""), (false, true, "0-1,2-3,4-")] {
-                    let parameters: [String: SQLValue] = [
+                    let parameters: [String: QueryValue] = [
                         "by_model": .int(byModel ? 1 : 0), "by_position": .int(byPosition ? 1 : 0),
                         "buckets": buckets.isEmpty ? .null : .text(DislikeGrouping(buckets: try DislikeGrouping.buckets(buckets)).bucketsJSON!),
                     ]
@@ -81,8 +81,8 @@ final class FeedRollupConsistencyTests: XCTestCase {
                     }
                     XCTAssertEqual(got, expected, "seed \(seed), spanning \(spanning), by \(byModel)/\(byPosition) \(buckets)")
                 }
-                for by in ["day", "page", "item", "model", "position"] {
-                    let scan = try reports.adHoc(Self.exposureScan, parameters: ["by": .text(by)])
+                for by in ExposureGrouping.allCases {
+                    let scan = try reports.adHoc(Self.exposureScan, parameters: ["by": .text(by.rawValue)])
                     XCTAssertEqual(try reports.exposures(by: by).rows, scan.rows, "seed \(seed), exposures by \(by)")
                 }
             }

@@ -13,7 +13,7 @@ final class LearningReportTests: XCTestCase {
             lines.append(F.reading("d\(day)", ts: F.ms(days: day, hours: -2), delta: 60, tz: 480))
         }
         lines.append(F.reading("zero", material: "m2", type: "marked_as_read", ts: F.ms(days: -3), delta: 0, tz: 480))
-        let reports = Reports(store: try F(lines).store)
+        let reports = SQLiteReports(store: try F(lines).store)
         let summary = try reports.summary(ReportContext(user: "u", nowMs: now))
         XCTAssertEqual(summary, LearningSummary(totalActiveSeconds: 480, todayActiveSeconds: 60, weekActiveSeconds: 300,
                                                 activeDays: 8, currentStreakDays: 3, longestStreakDays: 5,
@@ -22,7 +22,7 @@ final class LearningReportTests: XCTestCase {
 
     func testCurrentStreakEndsYesterdayWhenTodayIsNotActiveYet() throws {
         let lines = [-1, -2].map { F.reading("d\($0)", ts: F.ms(days: $0), delta: 30) }
-        let summary = try Reports(store: try F(lines).store).summary(ReportContext(user: "u", nowMs: now))
+        let summary = try SQLiteReports(store: try F(lines).store).summary(ReportContext(user: "u", nowMs: now))
         XCTAssertEqual(summary.currentStreakDays, 2)
         XCTAssertEqual(summary.todayActiveSeconds, 0)
     }
@@ -30,14 +30,14 @@ final class LearningReportTests: XCTestCase {
     func testTzMovesToday() throws {
         // 2026-11-20T12:00Z is already 2026-11-21 at +14:00, where nothing was read yet.
         let lines = [F.reading("a", ts: F.ms(hours: -1), delta: 30)]
-        let reports = Reports(store: try F(lines).store)
+        let reports = SQLiteReports(store: try F(lines).store)
         XCTAssertEqual(try reports.summary(ReportContext(user: "u", nowMs: now)).todayActiveSeconds, 30)
         XCTAssertEqual(try reports.summary(ReportContext(user: "u", nowMs: now, timezoneOffsetMinutes: 840)).todayActiveSeconds, 0)
     }
 
     func testHeatmapLevelsFollowTheQuartilesOfNonZeroDays() throws {
         let lines = [10, 20, 30, 40, 50].enumerated().map { F.reading("h\($0.offset)", ts: F.ms(days: -$0.offset), delta: $0.element) }
-        let heatmap = try Reports(store: try F(lines).store).heatmap(ReportContext(user: "u", nowMs: now), days: 7)
+        let heatmap = try SQLiteReports(store: try F(lines).store).heatmap(ReportContext(user: "u", nowMs: now), days: 7)
         XCTAssertEqual(heatmap.thresholds, [20, 30, 40])
         XCTAssertEqual(heatmap.days.map(\.level), [0, 0, 4, 3, 2, 1, 1])
         XCTAssertEqual(heatmap.days.first?.date.description, "2026-11-14")
@@ -50,7 +50,7 @@ final class LearningReportTests: XCTestCase {
             F.reading("a", material: "m1", ts: F.ms(days: 0), delta: 10), F.reading("b", material: "m2", ts: F.ms(days: 0), delta: 5),
             F.reading("c", material: "m3", ts: F.ms(days: 0), delta: 0), F.reading("d", ts: F.ms(days: -3), delta: 7),
         ]
-        let trend = try Reports(store: try F(lines).store).trend(ReportContext(user: "u", nowMs: now), days: 3)
+        let trend = try SQLiteReports(store: try F(lines).store).trend(ReportContext(user: "u", nowMs: now), days: 3)
         XCTAssertEqual(trend.days.map(\.activeSeconds), [0, 0, 15])
         XCTAssertEqual(trend.days.map(\.materials), [0, 0, 2])
         XCTAssertEqual(trend.totalActiveSeconds, 15)
@@ -58,7 +58,7 @@ final class LearningReportTests: XCTestCase {
     }
 
     func testWindowLengthIsValidated() throws {
-        let reports = Reports(store: try F([]).store)
+        let reports = SQLiteReports(store: try F([]).store)
         XCTAssertThrowsError(try reports.trend(ReportContext(nowMs: now), days: 0)) { error in
             XCTAssertEqual(error as? QueryError, .invalidParameter(name: "days", message: "days must be 1...3660, got 0"))
         }
@@ -72,7 +72,7 @@ final class LearningReportTests: XCTestCase {
             F.reading("4", material: "book", ts: F.ms(hours: -4), extra: #","readingTargetType":"temporary_file""#),
             F.reading("5", material: "old", ts: F.ms(days: -3)),
         ]
-        let reports = Reports(store: try F(lines).store)
+        let reports = SQLiteReports(store: try F(lines).store)
         let answer = try reports.continueLearning(ReportContext(user: "u", nowMs: now))
         XCTAssertEqual(answer, ContinueLearning(materialId: "book", title: "线性代数", type: "temporary_file",
                                                 lastPosition: MaterialPosition(json: #"{"page":3,"pageCount":12}"#, progress: 0.25),
@@ -89,7 +89,7 @@ final class LearningReportTests: XCTestCase {
             F.reading("2", user: "b", material: "shared", type: "marked_as_read", ts: F.ms(hours: -2), delta: 5),
             F.reading("3", user: "b", material: "solo", ts: F.ms(hours: -1), delta: 1),
         ]
-        let reports = Reports(store: try F(lines).store)
+        let reports = SQLiteReports(store: try F(lines).store)
         let summary = try reports.summary(ReportContext(nowMs: now))
         XCTAssertEqual(summary.totalActiveSeconds, 26)
         XCTAssertEqual(summary.materialsStarted, 2)

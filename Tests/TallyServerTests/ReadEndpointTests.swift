@@ -22,12 +22,12 @@ import Testing
             ("/learning/continue?user=b&now=\(now)", .continueLearning, "b"),
             ("/materials/m1/reading-progress?now=\(now)", .progress(materialId: "m1"), nil),
             ("/feed/dislike-rate?by=model&now=\(now)", .dislikeRate(DislikeGrouping(byModel: true, byPosition: false), topReasons: 0), nil),
-            ("/feed/exposures?by=day&now=\(now)", .exposures(by: "day"), nil),
+            ("/feed/exposures?by=day&now=\(now)", .exposures(by: .day), nil),
             ("/observability/latency?event=view_loaded&field=ms&now=\(now)", .latency(event: "view_loaded", field: "ms", by: "appVersion"), nil),
         ]
         try await fixture.test { client in
             #expect(try await client.post("/events", Self.events).status == .ok)
-            let reports = Reports(store: try EventStore(readingAt: fixture.storePath))
+            let reports = SQLiteReports(store: try EventStore(readingAt: fixture.storePath))
             for (uri, question, user) in cases {
                 let response = try await client.get(uri)
                 #expect(response.status == .ok, "\(uri): \(response.text)")

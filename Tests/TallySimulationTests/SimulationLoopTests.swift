@@ -44,7 +44,7 @@ struct SimulationLoopTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out")
         let truths = try await Simulation(configuration: Self.configuration).run(into: output)
-        let reports = Reports(store: try Self.ingest(output, into: directory))
+        let reports = SQLiteReports(store: try Self.ingest(output, into: directory))
 
         #expect(truths.count == 4)
         #expect(truths.map(\.kills).reduce(0, +) > 0, "the run has kills")
@@ -69,7 +69,7 @@ struct SimulationLoopTests {
             let feedback = try reports.dislikeRate(DislikeGrouping(), user: user)
             #expect(Self.sum(feedback, "dislikes") == truth.disliked.count, "\(user)")
             #expect(Self.sum(feedback, "likes") == truth.liked.count, "\(user)")
-            let exposures = try reports.exposures(by: "page", user: user)
+            let exposures = try reports.exposures(by: .page, user: user)
             #expect(Self.sum(exposures, "exposures") == truth.exposures.count, "\(user)")
             #expect(Self.sum(exposures, "duplicateExposures") <= 0, "\(user)")
             let latency = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "view_name", user: user)

@@ -1,11 +1,11 @@
 import TallyEvents
 import TallyStore
 
-extension Reports: LearningSource {
+extension SQLiteReports: LearningSource {
     /// Active seconds and materials per local date with events.
     package func dailyActivity(user: String?) throws -> [LocalDate: DayActivity] {
         var days: [LocalDate: DayActivity] = [:]
-        try run("learning_days", ["user": user.map { .text($0) } ?? .null]) { row in
+        try run("learning_days", ["user": QueryValue(user)]) { row in
             if let date = row.text(0).flatMap(LocalDate.init(iso:)) {
                 days[date] = DayActivity(seconds: row.int(1), materials: row.int(2))
             }
@@ -16,7 +16,7 @@ extension Reports: LearningSource {
     /// The newest reading event of the user (or of everyone): instant and offset.
     package func lastEvent(user: String?) throws -> (ms: Int64, offsetMinutes: Int)? {
         var last: (Int64, Int)?
-        try run("learning_last_event", ["user": user.map { .text($0) } ?? .null]) { row in
+        try run("learning_last_event", ["user": QueryValue(user)]) { row in
             last = (row.int64(0), row.int(1))
         }
         return last
@@ -25,8 +25,8 @@ extension Reports: LearningSource {
     /// Material states of the user, or of all users merged per material, keyed by material.
     package func materials(user: String?, material: String?) throws -> [String: MaterialState] {
         var states: [String: MaterialState] = [:]
-        try run("learning_materials", ["user": user.map { .text($0) } ?? .null,
-                                       "material": material.map { .text($0) } ?? .null]) { row in
+        try run("learning_materials", ["user": QueryValue(user),
+                                       "material": QueryValue(material)]) { row in
             let state = MaterialState(row: row)
             if var existing = states[state.materialId] {
                 existing.merge(state)

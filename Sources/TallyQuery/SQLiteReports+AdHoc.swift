@@ -1,11 +1,11 @@
 import TallyStore
 
-extension Reports {
+extension SQLiteReports {
     /// Runs read-only SQL with named parameters (`:name`); a statement that writes is refused.
-    public func adHoc(_ sql: String, parameters: [String: SQLValue] = [:]) throws -> GroupedReport {
+    public func adHoc(_ sql: String, parameters: [String: QueryValue] = [:]) throws -> GroupedReport {
         let statement = try database.prepare(sql)
         guard statement.isReadOnly else { throw QueryError.writeRefused(sql) }
-        try statement.bind(named: parameters)
+        try statement.bind(named: parameters.mapValues(SQLValue.init))
         let columns = (0..<statement.columnCount).map { ReportColumn(statement.columnName($0), role: .measure) }
         let rows = try statement.allRows().map { $0.map(ReportValue.init) }
         return GroupedReport(columns: columns, rows: rows)
@@ -13,6 +13,6 @@ extension Reports {
 
     /// The rejected lines, oldest first (of one file, or all).
     public func rejected(file: String? = nil) throws -> GroupedReport {
-        try adHoc(try QueryLibrary.sql("rejected"), parameters: ["file": file.map { .text($0) } ?? .null])
+        try adHoc(try QueryLibrary.sql("rejected"), parameters: ["file": QueryValue(file)])
     }
 }

@@ -1,0 +1,47 @@
+import TallyEvents
+import TallyStore
+
+/// The report backend over the embedded SQLite store: computes every documented report
+/// (`metrics.md`) by running the SQL of `queries/`.
+public final class SQLiteReports: ReportBackend {
+    let database: Database
+    private var statements: [String: Statement] = [:]
+
+    /// Creates the report layer over an open store.
+    public init(store: EventStore) {
+        database = store.database
+    }
+
+    /// Runs bundled query `name` with named parameters; rows are handed to `body` one by one.
+    func run(_ name: String, _ parameters: [String: QueryValue], _ body: (Statement) throws -> Void) throws {
+        let statement: Statement
+        if let cached = statements[name] {
+            statement = cached
+        } else {
+            statement = try database.prepare(try QueryLibrary.sql(name))
+            statements[name] = statement
+        }
+        try statement.bind(named: parameters.mapValues(SQLValue.init))
+        defer { statement.reset() }
+        while try statement.step() {
+            try body(statement)
+        }
+    }
+
+    /// The SQLite text of `queries/NAME.sql`.
+    public func savedQuery(_ name: String) throws -> String {
+        try QueryLibrary.sql(name)
+    }
+}
+
+extension SQLValue {
+    /// The SQLite value of a query parameter.
+    init(_ value: QueryValue) {
+        switch value {
+        case .null: self = .null
+        case .int(let v): self = .int(v)
+        case .double(let v): self = .double(v)
+        case .text(let v): self = .text(v)
+        }
+    }
+}

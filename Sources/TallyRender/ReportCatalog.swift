@@ -1,0 +1,91 @@
+import TallyQuery
+
+/// Every report, in the order `report --help` and the OpenAPI document list them. A new report
+/// is one entry here, its SQL per dialect, its backend method and its tests
+/// (`docs/contributing.md`).
+public enum ReportCatalog {
+    /// All the reports.
+    public static let all: [ReportDefinition] = [
+        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, latency, top,
+    ]
+
+    /// The report named `name` (a subcommand).
+    public static func named(_ name: String) -> ReportDefinition? {
+        all.first { $0.name == name }
+    }
+
+    /// `summary`, `GET /learning/summary`.
+    public static let summary = ReportDefinition(
+        name: "summary", abstract: "The learning summary: totals, streaks and materials.",
+        endpoint: .init(path: "/learning/summary", operationId: "summary", summary: "The learning summary (metrics.md).", schema: "LearningSummary"),
+        parameters: []) { _ in .summary }
+
+    /// `trend --days N`, `GET /learning/trend?days=N`.
+    public static let trend = ReportDefinition(
+        name: "trend", abstract: "Active time per day of the last N days.",
+        endpoint: .init(path: "/learning/trend", operationId: "trend", summary: "Active time per day of the last N days.", schema: "Trend"),
+        parameters: [.init(name: "days", kind: .days(default: 7), description: "The window's length in days.")]) { .trend(days: $0[int: "days"]) }
+
+    /// `heatmap --days N`, `GET /activity/heatmap?days=N`.
+    public static let heatmap = ReportDefinition(
+        name: "heatmap", abstract: "A calendar of active time over the last N days.",
+        endpoint: .init(path: "/activity/heatmap", operationId: "heatmap", summary: "One cell per day of the last N days, leveled 0...4.", schema: "Heatmap"),
+        parameters: [.init(name: "days", kind: .days(default: 365), description: "The window's length in days.")]) { .heatmap(days: $0[int: "days"]) }
+
+    /// `continue`, `GET /learning/continue`.
+    public static let continueLearning = ReportDefinition(
+        name: "continue", abstract: "The most recently read material not yet marked as read.",
+        endpoint: .init(path: "/learning/continue", operationId: "continueLearning",
+                        summary: "The most recently read material not marked as read.", schema: "ContinueLearning"),
+        parameters: []) { _ in .continueLearning }
+
+    /// `progress M`, `GET /materials/{M}/reading-progress`.
+    public static let progress = ReportDefinition(
+        name: "progress", abstract: "Reading progress of one material.",
+        endpoint: .init(path: "/materials/{materialId}/reading-progress", operationId: "readingProgress",
+                        summary: "Reading progress of one material.", schema: "ReadingProgress"),
+        parameters: [.init(name: "materialId", kind: .path, description: "The material.")]) { .progress(materialId: $0[text: "materialId"] ?? "") }
+
+    /// `dislike-rate`, `GET /feed/dislike-rate`.
+    public static let dislikeRate = ReportDefinition(
+        name: "dislike-rate", abstract: "Dislike rate by model version and feed position, with a 95 % interval.",
+        endpoint: .init(path: "/feed/dislike-rate", operationId: "dislikeRate",
+                        summary: "Dislike rate by model version and feed position, with its Wilson 95 % interval.", schema: "Rows"),
+        parameters: [
+            .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position"), description: "Group keys."),
+            .init(name: "positionBuckets", kind: .pattern("^(0|[1-9][0-9]{0,5})-$"), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-."),
+            .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group."),
+        ]) { arguments in
+            let buckets = try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
+            return .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: buckets),
+                                topReasons: arguments[int: "topReasons"])
+        }
+
+    /// `exposures --by B`, `GET /feed/exposures?by=B`.
+    public static let exposures = ReportDefinition(
+        name: "exposures", abstract: "Exposure counts by day, page, item, model or position.",
+        endpoint: .init(path: "/feed/exposures", operationId: "exposures", summary: "Exposure counts, one per page instance and item.", schema: "Rows"),
+        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day"), description: "The group key.")]) {
+            .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"))
+        }
+
+    /// `latency --event E --field F --by P`, `GET /observability/latency`.
+    public static let latency = ReportDefinition(
+        name: "latency", abstract: "p50, p90, p99 and max of a numeric property, per group.",
+        endpoint: .init(path: "/observability/latency", operationId: "latency",
+                        summary: "Nearest-rank p50, p90, p99 and max of a numeric property, per group.", schema: "Rows"),
+        parameters: [
+            .init(name: "event", kind: .text(required: true, default: nil), description: "The event name, such as view_loaded."),
+            .init(name: "field", kind: .text(required: true, default: nil), description: "The numeric property, such as load_duration_ms."),
+            .init(name: "by", kind: .text(required: false, default: "appVersion"), description: "The property to group by (default: appVersion)."),
+        ]) { .latency(event: $0[text: "event"] ?? "", field: $0[text: "field"] ?? "", by: $0[text: "by"] ?? "appVersion") }
+
+    /// `top --event E --by K --limit N` (no endpoint).
+    public static let top = ReportDefinition(
+        name: "top", abstract: "Counts of an event per user or property, most frequent first.", endpoint: nil,
+        parameters: [
+            .init(name: "event", kind: .text(required: true, default: nil), description: "The event name, such as api_request_failed."),
+            .init(name: "by", kind: .text(required: false, default: "userId"), description: "userId, sessionId, platform, appVersion or a property name."),
+            .init(name: "limit", kind: .integer(1...Int.max, default: 10), description: "How many rows."),
+        ]) { .top(event: $0[text: "event"] ?? "", by: $0[text: "by"] ?? "userId", limit: $0[int: "limit"]) }
+}
