@@ -23,6 +23,16 @@ public final class ClickHouseReports: ReportBackend {
         try QueryLibrary.clickHouseSQL(name)
     }
 
+    /// The rows of `queries/clickhouse/NAME.sql` with `parameters`.
+    public func savedRows(_ name: String, parameters: [String: QueryValue]) throws -> [[ReportValue]] {
+        try run(name, parameters).rows
+    }
+
+    /// Today in the report's zone.
+    public func localToday(_ context: ReportContext) throws -> LocalDate {
+        try today(context)
+    }
+
     /// Runs read-only SQL with `{name:Type}` placeholders; the server refuses a statement that writes.
     public func adHoc(_ sql: String, parameters: [String: QueryValue]) throws -> GroupedReport {
         let result: ClickHouseResult

@@ -1,3 +1,5 @@
+import TallyEvents
+
 /// Where reports are computed: the embedded SQLite store (`SQLiteReports`) or a ClickHouse server.
 /// Every backend answers with the same model values, so rendering is shared and two backends'
 /// numbers compare by value (`metrics.md` defines them all).
@@ -26,4 +28,9 @@ public protocol ReportBackend: AnyObject {
     func rejected(file: String?) throws -> GroupedReport
     /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).
     func savedQuery(_ name: String) throws -> String
+    /// The rows of saved query `name` in this backend's dialect, with `parameters`: what a
+    /// report computed from one query reads (`retention`).
+    func savedRows(_ name: String, parameters: [String: QueryValue]) throws -> [[ReportValue]]
+    /// Today in the report's zone: `tz`, else the user's newest reading event's offset, else UTC.
+    func localToday(_ context: ReportContext) throws -> LocalDate
 }

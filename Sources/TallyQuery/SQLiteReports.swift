@@ -32,6 +32,20 @@ public final class SQLiteReports: ReportBackend {
     public func savedQuery(_ name: String) throws -> String {
         try QueryLibrary.sql(name)
     }
+
+    /// The rows of `queries/NAME.sql` with `parameters`.
+    public func savedRows(_ name: String, parameters: [String: QueryValue]) throws -> [[ReportValue]] {
+        var rows: [[ReportValue]] = []
+        try run(name, parameters) { row in
+            rows.append((0..<row.columnCount).map { ReportValue(row.value($0)) })
+        }
+        return rows
+    }
+
+    /// Today in the report's zone.
+    public func localToday(_ context: ReportContext) throws -> LocalDate {
+        try today(context)
+    }
 }
 
 extension SQLValue {

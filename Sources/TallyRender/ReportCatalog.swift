@@ -6,7 +6,7 @@ import TallyQuery
 public enum ReportCatalog {
     /// All the reports.
     public static let all: [ReportDefinition] = [
-        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, latency, top,
+        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, latency, top, retention,
     ]
 
     /// The report named `name` (a subcommand).
@@ -88,4 +88,12 @@ public enum ReportCatalog {
             .init(name: "by", kind: .text(required: false, default: "userId"), description: "userId, sessionId, platform, appVersion or a property name."),
             .init(name: "limit", kind: .integer(1...Int.max, default: 10), description: "How many rows."),
         ]) { .top(event: $0[text: "event"] ?? "", by: $0[text: "by"] ?? "userId", limit: $0[int: "limit"]) }
+
+    /// `retention --days N`, `GET /learning/retention?days=N` (docs/decisions.md).
+    public static let retention = ReportDefinition(
+        name: "retention", abstract: "Of the users active on each of the last N days, the share back 1, 7 and 30 days later.",
+        endpoint: .init(path: "/learning/retention", operationId: "retention",
+                        summary: "Per cohort day of the last N days: the users active that day, and the share active again on day 1, 7 and 30.",
+                        schema: "Rows"),
+        parameters: [.init(name: "days", kind: .days(default: 30), description: "The window's length in days.")]) { .retention(days: $0[int: "days"]) }
 }

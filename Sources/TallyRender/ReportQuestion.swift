@@ -22,4 +22,6 @@ public enum ReportQuestion: Sendable, Equatable {
     case latency(event: String, field: String, by: String)
     /// `top --event E --by K --limit N`.
     case top(event: String, by: String, limit: Int)
+    /// `retention --days N`, `GET /learning/retention?days=N`.
+    case retention(days: Int)
 }

@@ -18,7 +18,7 @@ struct Report: AsyncParsableCommand {
     /// The subcommand of each report of `ReportCatalog` (listed in the catalog's order).
     static let reportCommands: [any ReportCommand.Type] = [
         SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self, ProgressCommand.self,
-        DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self,
+        DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self, RetentionCommand.self,
     ]
 }
 

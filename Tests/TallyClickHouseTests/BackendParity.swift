@@ -34,6 +34,7 @@ enum BackendParity {
                 try same("trend \(user ?? "all")") { try $0.trend(context, days: 30) }
                 try same("heatmap \(user ?? "all")") { try $0.heatmap(context, days: 365) }
                 try same("continue \(user ?? "all")") { try $0.continueLearning(context) }
+                try same("retention \(user ?? "all")") { try $0.retention(context, days: 60) }
                 for material in materials + ["never-read"] {
                     try same("progress \(user ?? "all") \(material)") { try $0.progress(context, materialId: material) }
                 }

@@ -24,6 +24,7 @@ import Testing
             ("/feed/dislike-rate?by=model&now=\(now)", .dislikeRate(DislikeGrouping(byModel: true, byPosition: false), topReasons: 0), nil),
             ("/feed/exposures?by=day&now=\(now)", .exposures(by: .day), nil),
             ("/observability/latency?event=view_loaded&field=ms&now=\(now)", .latency(event: "view_loaded", field: "ms", by: "appVersion"), nil),
+            ("/learning/retention?days=30&now=\(now)", .retention(days: 30), nil),
         ]
         try await fixture.test { client in
             #expect(try await client.post("/events", Self.events).status == .ok)

@@ -28,7 +28,7 @@ import Testing
             #expect(documented == Set(["user", "now", "tz"] + definition.parameters.map(\.name)), "\(endpoint.path)")
         }
         let endpoints = ReportCatalog.all.compactMap(\.endpoint)
-        #expect(endpoints.count == 8)
+        #expect(endpoints.count == 9)
         try await fixture.test { client in
             let served = try await client.get("/openapi.json")
             #expect(served.status == .ok)
