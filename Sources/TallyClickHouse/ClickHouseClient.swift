@@ -9,8 +9,9 @@ import TallyKit
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
 /// sent again with the very same bytes, up to `attempts` times, so that a server which did
-/// store the first copy can recognise the second (Replicated tables drop an identical block;
-/// ReplacingMergeTree collapses identical rows and the queries read `FINAL`).
+/// store the first copy can recognise the second (Replicated tables drop an identical block; on
+/// one server the ingest then runs `OPTIMIZE TABLE … FINAL`, so ReplacingMergeTree has collapsed
+/// the identical rows before the queries, which do not read `FINAL`, see them; docs/clickhouse.md).
 public final class ClickHouseClient: @unchecked Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8123`.
     public let url: URL

@@ -2,6 +2,8 @@
 public enum QueryError: Error, Sendable, CustomStringConvertible, Equatable {
     /// No bundled query has this name.
     case unknownQuery(String)
+    /// A saved SQLite query was asked of ClickHouse, which has no file of that name; says why.
+    case noClickHouseTwin(String, reason: String)
     /// Ad hoc SQL tried to change the store.
     case writeRefused(String)
     /// A parameter is out of its range or malformed; names the parameter.
@@ -11,6 +13,7 @@ public enum QueryError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unknownQuery(let name): "No saved query named \(name) (see queries/)."
+        case .noClickHouseTwin(let name, let reason): "queries/\(name).sql has no ClickHouse twin in queries/clickhouse/: \(reason)."
         case .writeRefused(let sql): "Refused to run a statement that writes: queries are read-only (\(sql.prefix(60)))."
         case .invalidParameter(let name, let message): "\(name): \(message)"
         }

@@ -5,8 +5,35 @@ extension QueryLibrary {
     /// files of the same name, computed from the event tables.
     public static func clickHouseSQL(_ name: String) throws -> String {
         guard let url = Bundle.module.url(forResource: name, withExtension: "sql", subdirectory: "queries/clickhouse") else {
+            if let reason = withoutClickHouseTwin[name] {
+                throw QueryError.noClickHouseTwin(name, reason: reason)
+            }
             throw QueryError.unknownQuery("clickhouse/" + name)
         }
         return try String(contentsOf: url, encoding: .utf8)
     }
+
+    /// Names of every bundled ClickHouse query, sorted.
+    public static var clickHouseNames: [String] {
+        guard let folder = Bundle.module.resourceURL?.appendingPathComponent("queries/clickhouse"),
+              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return files.filter { $0.hasSuffix(".sql") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    /// The saved SQLite queries that have no ClickHouse file of the same name, and why: each
+    /// reads something only the SQLite store keeps, and ClickHouse answers the same report from
+    /// its event tables.
+    public static let withoutClickHouseTwin: [String: String] = [
+        "dislike_rate_scan": "ClickHouse always computes the dislike rate from the events (dislike_rate)",
+        "dislike_reasons_scan": "ClickHouse always counts reasons from the events (dislike_reasons)",
+        "exposures_scan": "ClickHouse always counts exposures from the events (exposures)",
+        "latency_values": "ClickHouse ranks the values on the server (latency)",
+        "rollup_counter": "ClickHouse keeps no ingest counters",
+        "top_users": "ClickHouse counts per user from the events (top)",
+    ]
+
+    /// The ClickHouse queries that have no SQLite file of the same name, and why.
+    public static let withoutSQLiteTwin: [String: String] = [
+        "latency": "SQLite reads the values (latency_values) and ranks them in Swift",
+    ]
 }
