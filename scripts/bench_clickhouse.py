@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
-"""Benchmark of the ClickHouse backend beside the SQLite one, in the same run. Prints figures,
-asserts nothing.
+"""Benchmark of the ClickHouse backend against ClickHouse's own insert rate, in one run, on a
+server of its own. Prints figures, asserts nothing.
 
 Usage:
-  scripts/bench_clickhouse.py [--url http://127.0.0.1:8123] [--bin .build/release/report]
-                              [--events 1000000] [--store-events 10000000] [--runs 3]
-                              [--data bench-out] [--work bench-out/clickhouse] [--keep]
+  scripts/bench_clickhouse.py [--bin .build/release/report] [--sizes 1M,10M] [--runs 5]
+                              [--data bench-out] [--dir bench-out/clickhouse-server]
+                              [--http 18200] [--tcp 19200] [--url URL] [--keep]
 
-1. Generates the NDJSON files of --events events with seeds 1, 2, ... (scripts/generate_events.py,
-   as scripts/bench.py does) into --data unless they are there already.
-2. Ingests the seed-1 file through `report ingest --backend clickhouse` into a new database, and
-   through `report ingest` into a new SQLite file: events/s of each.
-3. Builds a --store-events store in both backends (the files of seeds 1..N ingested one by one)
-   and runs each global report --runs times after a warm-up as a whole process with
-   `--now 2026-11-20T12:00:00Z --format json`: the median wall time of each backend, and
-   whether both answered the same JSON.
-The ClickHouse databases are tally_bench_ingest and tally_bench_store (dropped first; --keep
-keeps them afterwards). The server is --url (default $TALLY_CLICKHOUSE_URL).
+1. Starts a private ClickHouse (scripts/clickhouse.sh start DIR HTTP TCP, query log on) unless
+   --url names a running one, and generates bench-out/events-1000000-seed1.ndjson
+   (scripts/generate_events.py: 1M mixed events, UUIDv7 keys: the generator has no other kind).
+2. Ingest: times `curl` posting that file as JSONEachRow into a plain MergeTree holding every
+   scalar field of the wire format (`timestamp`, a number or ISO text, and the objects
+   `position`, `properties`, `context` are skipped: 18.16's JSONEachRow cannot read them into
+   one column), then `report ingest --backend clickhouse` of the same file into an empty
+   database, and prints the ratio of their rates, with where the server spent the ingest's time
+   (system.query_log, grouped by statement).
+3. Reports: for each --sizes N (multiples of 1M), a database of N events: the ingested 1M
+   copied server-side N/1M times (INSERT SELECT, with user and event ids suffixed per copy, so
+   each copy is new users), and every report run --runs times after a warm-up as a whole
+   process with `--now 2026-11-20T12:00:00Z --format json`: the median wall time minus the
+   start-up of the binary (the fastest of ten `report --help`), and the server time of the
+   report's queries (query_log; queries may overlap, so it can exceed the wall time). At 1M
+   the same reports run on a SQLite store of the same file, and the answers are compared.
+4. Prints the server's peak resident memory (VmHWM of its process) and stops it (--keep leaves
+   it running, with its databases).
 """
 import argparse
 import json
@@ -25,14 +33,17 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOW = '2026-11-20T12:00:00Z'
-GLOBAL_REPORTS = [
+USER = 'u1-000'
+UNIT = 1_000_000
+REPORTS = [
     ['summary'],
-    ['heatmap', '--days', '365'],
     ['trend', '--days', '30'],
+    ['heatmap', '--days', '365'],
     ['continue'],
     ['dislike-rate'],
     ['dislike-rate', '--by', 'model', '--top-reasons', '3'],
@@ -41,22 +52,50 @@ GLOBAL_REPORTS = [
     ['exposures', '--by', 'item'],
     ['exposures', '--by', 'model'],
     ['exposures', '--by', 'position'],
-    ['top', '--event', 'api_request_failed', '--by', 'userId'],
     ['latency', '--event', 'view_loaded', '--field', 'load_duration_ms', '--by', 'app_version'],
+    ['top', '--event', 'api_request_failed', '--by', 'userId'],
+    ['retention'],
 ]
+PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365'], ['continue'], ['progress', 'm-00'],
+            ['dislike-rate'], ['exposures', '--by', 'day'], ['retention']]
+EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events', 'event_keys']
+# Columns a copy suffixes, so that every copy holds new users and new events.
+RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id'}
+RAW_COLUMNS = """
+    eventId String, id String, userId String, eventType String, eventName String, sessionId String,
+    clientSessionId String, clientTimestampMs Int64, clientTimezoneOffsetMinutes Int16, materialId String,
+    knowledgeBaseId String, readingTargetType String, title String, sequence Int64, activeSecondsDelta Float64,
+    platform String, appVersion String, pageId String, pageInstanceId String, itemId String, impressionId String,
+    modelInfo String, feedPosition Int64, visibleRatio Float64, dwellMs Int64, feedbackType String, reason String
+"""
 
 
-def clickhouse(url, sql):
-    with urllib.request.urlopen(urllib.request.Request(url, data=sql.encode())) as answer:
-        return answer.read().decode()
+class Server:
+    def __init__(self, url):
+        self.url = url
 
+    def run(self, sql, **settings):
+        query = urllib.parse.urlencode(settings)
+        with urllib.request.urlopen(urllib.request.Request(self.url + '/?' + query, data=sql.encode())) as answer:
+            return answer.read().decode()
 
-def generate(path, events, seed):
-    if os.path.exists(path):
-        return
-    subprocess.run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(events),
-                    '--seed', str(seed), '--out', path + '.part'], check=True)
-    os.replace(path + '.part', path)
+    def rows(self, sql):
+        return [line.split('\t') for line in self.run(sql + ' FORMAT TabSeparated').splitlines()]
+
+    def finished_queries(self, since_ids):
+        """The queries the server finished that are not in since_ids: (id, seconds, memory, text)."""
+        self.run('SYSTEM FLUSH LOGS')
+        out = []
+        for query_id, ms, memory, text in self.rows(
+                "SELECT query_id, query_duration_ms, memory_usage, substring(replaceAll(query, '\\n', ' '), 1, 200) "
+                "FROM system.query_log WHERE type = 2 AND event_date >= yesterday()"):
+            if query_id not in since_ids:
+                out.append((query_id, int(ms) / 1000, int(memory), text))
+        return out
+
+    def query_ids(self):
+        self.run('SYSTEM FLUSH LOGS')
+        return {row[0] for row in self.rows('SELECT query_id FROM system.query_log WHERE event_date >= yesterday()')}
 
 
 def timed(command):
@@ -68,69 +107,151 @@ def timed(command):
     return elapsed, done.stdout
 
 
+def size(text):
+    text = text.strip().upper()
+    factor = {'K': 1_000, 'M': 1_000_000}.get(text[-1:], 1)
+    value = int(float(text.rstrip('KM')) * factor)
+    if value % UNIT:
+        sys.exit('--sizes: %s is not a multiple of 1M' % text)
+    return value
+
+
+def statement_kind(text):
+    """A label for grouping statements: the verb and the table."""
+    words = text.replace('(', ' ').split()
+    upper = [w.upper() for w in words]
+    for verb, after in [('INSERT', 'INTO'), ('OPTIMIZE', 'TABLE'), ('SELECT', 'FROM'), ('CREATE', 'EXISTS')]:
+        if upper and upper[0] == verb and after in upper:
+            at = upper.index(after)
+            return '%s %s' % (verb, words[at + 1] if at + 1 < len(words) else '')
+    return ' '.join(words[:2])
+
+
+def copy_store(server, source, target, copies):
+    """Fills `target` (created like `source` by an ingest of nothing) with `copies` renamed copies of source."""
+    for table in EVENT_TABLES:
+        columns = [row[0] for row in server.rows(
+            "SELECT name FROM system.columns WHERE database = '%s' AND table = '%s' AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')"
+            % (source, table))]
+        if not columns:
+            continue
+        for copy in range(copies):
+            select = ', '.join("concat(%s, '.%d')" % (c, copy) if c in RENAMED and copy else c for c in columns)
+            server.run('INSERT INTO %s.%s (%s) SELECT %s FROM %s.%s' % (target, table, ', '.join(columns), select, source, table))
+
+
+def peak_memory(server_dir):
+    try:
+        pid = open(os.path.join(server_dir, 'server.pid')).read().strip()
+        for line in open('/proc/%s/status' % pid):
+            if line.startswith(('VmHWM', 'VmRSS')):
+                yield line.split(':')[0], line.split(':')[1].strip()
+    except OSError:
+        return
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--url', default=os.environ.get('TALLY_CLICKHOUSE_URL', 'http://127.0.0.1:8123'))
     ap.add_argument('--bin', default='.build/release/report')
-    ap.add_argument('--events', type=int, default=1_000_000)
-    ap.add_argument('--store-events', type=int, default=10_000_000)
-    ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--sizes', default='1M,10M', help='store sizes, multiples of 1M (default %(default)s)')
+    ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--data', default='bench-out')
-    ap.add_argument('--work', default=os.path.join('bench-out', 'clickhouse'))
+    ap.add_argument('--dir', default=os.path.join('bench-out', 'clickhouse-server'))
+    ap.add_argument('--http', type=int, default=18200)
+    ap.add_argument('--tcp', type=int, default=19200)
+    ap.add_argument('--url', help='a running server to use instead of starting one')
     ap.add_argument('--keep', action='store_true')
     args = ap.parse_args()
+    sizes = [size(s) for s in args.sizes.split(',')]
     os.makedirs(args.data, exist_ok=True)
-    os.makedirs(args.work, exist_ok=True)
-    files = []
-    for seed in range(1, max(1, args.store_events // args.events) + 1):
-        path = os.path.join(args.data, 'events-%d-seed%d.ndjson' % (args.events, seed))
-        generate(path, args.events, seed)
-        files.append(path)
-    ch = lambda database: ['--backend', 'clickhouse', '--clickhouse-url', args.url, '--clickhouse-database', database]
-    print('ClickHouse %s at %s; binary %s' % (clickhouse(args.url, 'SELECT version()').strip(), args.url, args.bin))
+    events = os.path.join(args.data, 'events-%d-seed1.ndjson' % UNIT)
+    if not os.path.exists(events):
+        subprocess.run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(UNIT), '--seed', '1',
+                        '--out', events + '.part'], check=True)
+        os.replace(events + '.part', events)
+    url = args.url or subprocess.run([os.path.join(HERE, 'clickhouse.sh'), 'start', args.dir, str(args.http), str(args.tcp)],
+                                     check=True, capture_output=True, text=True).stdout.strip()
+    server = Server(url)
+    try:
+        bench(server, args, sizes, events)
+    finally:
+        for name, value in ([] if args.url else peak_memory(args.dir)):
+            print('server %s: %s' % (name, value))
+        if not args.url and not args.keep:
+            subprocess.run([os.path.join(HERE, 'clickhouse.sh'), 'stop', args.dir], check=True)
 
-    # 2. Ingest of one file into empty stores.
-    clickhouse(args.url, 'DROP DATABASE IF EXISTS tally_bench_ingest')
-    sqlite_path = os.path.join(args.work, 'ingest.sqlite')
+
+def bench(server, args, sizes, events):
+    print('ClickHouse %s at %s; binary %s; %s' % (server.run('SELECT version()').strip(), server.url, args.bin, events))
+    ch = lambda database: ['--backend', 'clickhouse', '--clickhouse-url', server.url, '--clickhouse-database', database]
+
+    # 2. The engine's own insert, then the backend's ingest of the same file.
+    server.run('DROP DATABASE IF EXISTS bench_raw')
+    server.run('CREATE DATABASE bench_raw')
+    server.run('CREATE TABLE bench_raw.events (%s) ENGINE = MergeTree ORDER BY tuple()' % RAW_COLUMNS)
+    raw_seconds, _ = timed(['curl', '-sS', '--fail', '--data-binary', '@' + events, server.url + '/?' + urllib.parse.urlencode({
+        'input_format_skip_unknown_fields': '1', 'query': 'INSERT INTO bench_raw.events FORMAT JSONEachRow'})])
+    raw_rows = int(server.run('SELECT count() FROM bench_raw.events'))
+    server.run('DROP DATABASE IF EXISTS tally_bench_1m')
+    before = server.query_ids()
+    ingest_seconds, out = timed([args.bin, 'ingest', events, '--format', 'json'] + ch('tally_bench_1m'))
+    accepted = json.loads(out)['accepted']
+    raw_rate, ingest_rate = raw_rows / raw_seconds, accepted / ingest_seconds
+    print('\n| ingest of %s | seconds | rows/s |' % os.path.basename(events))
+    print('| --- | ---: | ---: |')
+    print('| `curl` JSONEachRow into a plain MergeTree (%s rows) | %.2f | %s |' % ('{:,}'.format(raw_rows), raw_seconds, '{:,.0f}'.format(raw_rate)))
+    print('| `report ingest --backend clickhouse` (%s accepted) | %.2f | %s |' % ('{:,}'.format(accepted), ingest_seconds, '{:,.0f}'.format(ingest_rate)))
+    print('\nratio to the raw insert: %.2f' % (ingest_rate / raw_rate))
+    kinds = {}
+    for _, seconds, _, text in server.finished_queries(before):
+        kind = statement_kind(text)
+        count, total = kinds.get(kind, (0, 0.0))
+        kinds[kind] = (count + 1, total + seconds)
+    print('\nserver time of the ingest by statement (query_log):')
+    for kind, (count, total) in sorted(kinds.items(), key=lambda item: -item[1][1]):
+        print('  %-48s %5d statements %8.2f s' % (kind, count, total))
+
+    # 3. The reports at each size.
+    startup = min(timed([args.bin, '--help'])[0] for _ in range(10))
+    print('\nstart-up of the binary (fastest of ten `report --help`): %.0f ms, subtracted below' % (startup * 1000))
+    sqlite_path = os.path.join(args.data, 'bench-clickhouse-1m.sqlite')
     for suffix in ['', '-wal', '-shm']:
         if os.path.exists(sqlite_path + suffix):
             os.remove(sqlite_path + suffix)
-    print('\n| ingest of %s (%d events) | seconds | events/s |' % (os.path.basename(files[0]), args.events))
-    print('| --- | ---: | ---: |')
-    for name, extra in [('ClickHouse', ch('tally_bench_ingest')), ('SQLite', ['--db', sqlite_path])]:
-        elapsed, out = timed([args.bin, 'ingest', files[0], '--format', 'json'] + extra)
-        accepted = json.loads(out)['accepted']
-        print('| %s | %.1f | %s |' % (name, elapsed, '{:,.0f}'.format(accepted / elapsed)), flush=True)
-
-    # 3. The store of --store-events events in both backends, then the global reports.
-    clickhouse(args.url, 'DROP DATABASE IF EXISTS tally_bench_store')
-    store_path = os.path.join(args.work, 'store.sqlite')
-    for suffix in ['', '-wal', '-shm']:
-        if os.path.exists(store_path + suffix):
-            os.remove(store_path + suffix)
-    totals = {'ClickHouse': 0.0, 'SQLite': 0.0}
-    for path in files:
-        for name, extra in [('ClickHouse', ch('tally_bench_store')), ('SQLite', ['--db', store_path])]:
-            totals[name] += timed([args.bin, 'ingest', path, '--format', 'json'] + extra)[0]
-    stored = len(files) * args.events
-    print('\nStore of %s events: ClickHouse ingest %.0f s (%s events/s), SQLite %.0f s (%s events/s).' % (
-        '{:,}'.format(stored), totals['ClickHouse'], '{:,.0f}'.format(stored / totals['ClickHouse']),
-        totals['SQLite'], '{:,.0f}'.format(stored / totals['SQLite'])))
-    print('\n| report over %s events (median of %d) | ClickHouse | SQLite | same answer |' % ('{:,}'.format(stored), args.runs))
-    print('| --- | ---: | ---: | --- |')
-    for report in GLOBAL_REPORTS:
-        medians, answers = {}, {}
-        for name, extra in [('ClickHouse', ch('tally_bench_store')), ('SQLite', ['--db', store_path])]:
-            command = [args.bin] + report + ['--now', NOW, '--format', 'json'] + extra
-            timed(command)
-            runs = [timed(command) for _ in range(args.runs)]
-            medians[name] = statistics.median(r[0] for r in runs)
-            answers[name] = json.loads(runs[-1][1])
-        print('| `%s` | %.0f ms | %.0f ms | %s |' % (' '.join(report), medians['ClickHouse'] * 1000, medians['SQLite'] * 1000,
-                                                    'yes' if answers['ClickHouse'] == answers['SQLite'] else '**no**'), flush=True)
+    timed([args.bin, 'ingest', events, '--db', sqlite_path, '--format', 'json'])
+    for stored in sizes:
+        database = 'tally_bench_1m'
+        if stored > UNIT:
+            database = 'tally_bench_%dm' % (stored // UNIT)
+            server.run('DROP DATABASE IF EXISTS %s' % database)
+            empty = os.path.join(args.data, 'bench-clickhouse-empty.ndjson')
+            open(empty, 'w').close()
+            timed([args.bin, 'ingest', empty, '--format', 'json'] + ch(database))
+            start = time.perf_counter()
+            copy_store(server, 'tally_bench_1m', database, stored // UNIT)
+            print('\nfilled %s with %d copies in %.0f s' % (database, stored // UNIT, time.perf_counter() - start))
+        print('\n| report over %s events (median of %d) | ms, start-up excluded | server ms | server peak MB |%s' % (
+            '{:,}'.format(stored), args.runs, ' SQLite ms | same answer |' if stored == UNIT else ''))
+        print('| --- | ---: | ---: | ---: |%s' % (' ---: | --- |' if stored == UNIT else ''))
+        for report in REPORTS + [report + ['--user', USER] for report in PER_USER]:
+            command = [args.bin] + report + ['--now', NOW, '--format', 'json']
+            timed(command + ch(database))
+            before = server.query_ids()
+            runs = [timed(command + ch(database)) for _ in range(args.runs)]
+            queries = server.finished_queries(before)
+            wall = statistics.median(r[0] for r in runs) - startup
+            server_ms = sum(q[1] for q in queries) / args.runs * 1000
+            memory = max([q[2] for q in queries] or [0]) / 1e6
+            extra = ''
+            if stored == UNIT:
+                timed(command + ['--db', sqlite_path])
+                sqlite_runs = [timed(command + ['--db', sqlite_path]) for _ in range(args.runs)]
+                same = json.loads(runs[-1][1]) == json.loads(sqlite_runs[-1][1])
+                extra = ' %.0f | %s |' % ((statistics.median(r[0] for r in sqlite_runs) - startup) * 1000, 'yes' if same else '**no**')
+            print('| `%s` | %.0f | %.0f | %.0f |%s' % (' '.join(report), wall * 1000, server_ms, memory, extra), flush=True)
     if not args.keep:
-        clickhouse(args.url, 'DROP DATABASE IF EXISTS tally_bench_store')
-        clickhouse(args.url, 'DROP DATABASE IF EXISTS tally_bench_ingest')
+        for database in ['bench_raw', 'tally_bench_1m'] + ['tally_bench_%dm' % (s // UNIT) for s in sizes if s > UNIT]:
+            server.run('DROP DATABASE IF EXISTS %s' % database)
 
 
 if __name__ == '__main__':

@@ -14,7 +14,8 @@ start)
     tcp_port=${4:-9000}
     mkdir -p "$dir/data" "$dir/tmp" "$dir/user_files" "$dir/format_schemas" "$dir/log" "$dir/config.d"
     dir=$(cd "$dir" && pwd)
-    cp /etc/clickhouse-server/users.xml "$dir/users.xml"
+    # The default profile logs every query to system.query_log, for seeing where time goes.
+    sed '0,/<default>/s//<default><log_queries>1<\/log_queries>/' /etc/clickhouse-server/users.xml > "$dir/users.xml"
     cat > "$dir/config.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
