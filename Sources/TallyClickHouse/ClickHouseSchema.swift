@@ -1,6 +1,7 @@
 /// The ClickHouse schema (`docs/clickhouse.md`): one ReplacingMergeTree table per event family,
-/// partitioned by the local date stored at ingest and ordered for the reports' filters; the keys
-/// already stored, for counting duplicates at ingest; and the rejected lines.
+/// partitioned by the month of the local date stored at ingest and ordered for the reports'
+/// filters; the keys already stored, for counting duplicates at ingest; and the rejected lines.
+/// A table made by an earlier layout (daily partitions) is converted when the schema is created.
 ///
 /// On one server each table is created under its own name. On a cluster (`cluster` given) each
 /// is created as `NAME_local` on the server addressed, plus a Distributed table `NAME` over
@@ -21,25 +22,25 @@ public enum ClickHouseSchema {
             ts_ms Int64, tz_minutes Int16, local_date Date, sequence Nullable(Int64), active_seconds UInt32,
             progress Nullable(Float64), position Nullable(String), target_type String, title Nullable(String),
             knowledge_base_id Nullable(String), platform Nullable(String), app_version Nullable(String), extra Nullable(String)
-            """, partition: "local_date", order: "user_id, local_date, material_id, event_id", shard: "cityHash64(user_id)"),
+            """, partition: "toYYYYMM(local_date)", order: "user_id, local_date, material_id, event_id", shard: "cityHash64(user_id)"),
         Table(name: "feedback_events", columns: """
             id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date Date, feedback_type String,
             reason Nullable(String), impression_id String, model_info String, feed_position Int64,
             item_id Nullable(String), context String, platform Nullable(String), app_version Nullable(String),
             extra Nullable(String)
-            """, partition: "local_date", order: "user_id, impression_id, id", shard: "cityHash64(user_id)"),
+            """, partition: "toYYYYMM(local_date)", order: "user_id, impression_id, id", shard: "cityHash64(user_id)"),
         Table(name: "exposure_events", columns: """
             event_id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date Date, page_id Nullable(String),
             page_instance_id String, item_id String, impression_id Nullable(String), model_info Nullable(String),
             feed_position Nullable(Int64), visible_ratio Nullable(Float64), dwell_ms Nullable(Int64),
             platform Nullable(String), app_version Nullable(String), extra Nullable(String)
-            """, partition: "local_date", order: "user_id, page_instance_id, item_id, event_id", shard: "cityHash64(user_id)"),
+            """, partition: "toYYYYMM(local_date)", order: "user_id, page_instance_id, item_id, event_id", shard: "cityHash64(user_id)"),
         Table(name: "observability_events", columns: """
             event_id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date Date, event_name String,
             session_id String, properties String, prop_keys Array(String), prop_values Array(String),
             prop_numbers Array(Nullable(Float64)), platform Nullable(String), app_version Nullable(String),
             extra Nullable(String)
-            """, partition: "local_date", order: "event_name, user_id, event_id", shard: "cityHash64(user_id)"),
+            """, partition: "toYYYYMM(local_date)", order: "event_name, user_id, event_id", shard: "cityHash64(user_id)"),
         Table(name: "event_keys", columns: "family String, key String",
               partition: nil, order: "family, key", shard: "cityHash64(key)"),
         Table(name: "rejected_lines", columns: """
@@ -54,10 +55,7 @@ public enum ClickHouseSchema {
         var out = ["CREATE DATABASE IF NOT EXISTS \(db)"]
         for table in tables {
             let local = cluster == nil ? table.name : table.name + "_local"
-            out.append("""
-                CREATE TABLE IF NOT EXISTS \(db).\(local) (\(table.columns))
-                ENGINE = ReplacingMergeTree\(table.partition.map { " PARTITION BY \($0)" } ?? "") ORDER BY (\(table.order))
-                """)
+            out.append(table.create(db + "." + local))
             if let cluster {
                 out.append("""
                     CREATE TABLE IF NOT EXISTS \(db).\(table.name) AS \(db).\(local)
@@ -68,10 +66,24 @@ public enum ClickHouseSchema {
         return out
     }
 
-    /// Creates the schema on the server `client` talks to.
+    /// Creates the schema on the server `client` talks to, first converting the tables an
+    /// earlier layout made (`ClickHouseSchemaConversion`).
     public static func create(using client: ClickHouseClient, cluster: String? = nil) throws {
-        for statement in try statements(database: client.database, cluster: cluster) {
+        let statements = try statements(database: client.database, cluster: cluster)
+        try client.execute(statements[0], useDatabase: false)
+        try ClickHouseSchemaConversion(client: client, cluster: cluster).run()
+        for statement in statements.dropFirst() {
             try client.execute(statement, useDatabase: false)
         }
+    }
+}
+
+extension ClickHouseSchema.Table {
+    /// `CREATE TABLE IF NOT EXISTS` of this table under the qualified `name`.
+    func create(_ name: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (\(columns))
+        ENGINE = ReplacingMergeTree\(partition.map { " PARTITION BY \($0)" } ?? "") ORDER BY (\(order))
+        """
     }
 }

@@ -1,0 +1,65 @@
+import TallyClickHouse
+import TallyQuery
+import XCTest
+
+/// A database made by the first layout (daily partitions) is converted, rows kept, when the
+/// schema is created; a conversion stopped half way is finished by the next run.
+final class SchemaConversionTests: XCTestCase {
+    /// `reading_events` as the first layout created it.
+    private static let dailyReadingEvents = """
+        CREATE TABLE %@ (
+        event_id String, user_id String, session_id Nullable(String), material_id String, event_type String,
+        ts_ms Int64, tz_minutes Int16, local_date Date, sequence Nullable(Int64), active_seconds UInt32,
+        progress Nullable(Float64), position Nullable(String), target_type String, title Nullable(String),
+        knowledge_base_id Nullable(String), platform Nullable(String), app_version Nullable(String), extra Nullable(String))
+        ENGINE = ReplacingMergeTree PARTITION BY local_date ORDER BY (user_id, local_date, material_id, event_id)
+        """
+
+    private func fill(_ client: ClickHouseClient, _ table: String) throws {
+        try client.execute("""
+            INSERT INTO \(table) (event_id, user_id, material_id, event_type, ts_ms, tz_minutes, local_date, active_seconds, target_type)
+            VALUES ('e1', 'u', 'm', 'heartbeat', 1795100000000, 0, '2026-11-20', 15, 'knowledge_source'),
+                   ('e2', 'u', 'm', 'heartbeat', 1792500000000, 0, '2026-10-21', 30, 'knowledge_source')
+            """)
+    }
+
+    private func readingEvents(_ client: ClickHouseClient) throws -> (partition: ReportValue, rows: ReportValue, seconds: ReportValue) {
+        let layout = try client.query(
+            "SELECT partition_key FROM system.tables WHERE database = '\(client.database)' AND name = 'reading_events'")
+        let rows = try client.query("SELECT count(), sum(active_seconds) FROM reading_events")
+        return (layout.rows.first?.first ?? .null, rows.rows[0][0], rows.rows[0][1])
+    }
+
+    func testDailyPartitionsAreConvertedToMonthlyKeepingEveryRow() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try client.execute("CREATE DATABASE \(client.database)", useDatabase: false)
+        try client.execute(String(format: Self.dailyReadingEvents, "reading_events"))
+        try fill(client, "reading_events")
+        try ClickHouseSchema.create(using: client)
+        let converted = try readingEvents(client)
+        XCTAssertEqual(converted.partition, .text("toYYYYMM(local_date)"))
+        XCTAssertEqual(converted.rows, .int(2))
+        XCTAssertEqual(converted.seconds, .int(45))
+        let tables = try client.query("SELECT name FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0")
+        XCTAssertEqual(tables.rows, [], "no table of the conversion is left behind")
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try readingEvents(client).rows, .int(2), "creating the schema again changes nothing")
+    }
+
+    func testAConversionStoppedBetweenTheTwoRenamesIsFinished() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        // The state a stop after `RENAME reading_events TO reading_events__old` leaves.
+        try client.execute("RENAME TABLE reading_events TO reading_events__new")
+        try fill(client, "reading_events__new")
+        try client.execute(String(format: Self.dailyReadingEvents, "reading_events__old"))
+        try ClickHouseSchema.create(using: client)
+        let finished = try readingEvents(client)
+        XCTAssertEqual(finished.partition, .text("toYYYYMM(local_date)"))
+        XCTAssertEqual(finished.rows, .int(2))
+        let leftovers = try client.query("SELECT name FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0")
+        XCTAssertEqual(leftovers.rows, [])
+    }
+}
