@@ -5,7 +5,9 @@ import FoundationNetworking
 import TallyKit
 
 /// A small synchronous client of ClickHouse's HTTP interface: queries answer in
-/// `TabSeparatedWithNamesAndTypes`, inserts send gzip-compressed `JSONEachRow` bodies.
+/// `TabSeparatedWithNamesAndTypes`, inserts send gzip-compressed `JSONEachRow` bodies, and a
+/// query can carry a table of values with it (external data). Requests from several threads at
+/// once each wait for their own answer.
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
 /// sent again with the very same bytes, up to `attempts` times, so that a server which did
@@ -64,7 +66,8 @@ public final class ClickHouseClient: @unchecked Sendable {
         var delay = 0.5
         for attempt in 1...attempts {
             do {
-                _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: compressed)
+                _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: compressed,
+                             headers: ["Content-Encoding": "gzip"])
                 return attempt > 1
             } catch ClickHouseError.unreachable where attempt < attempts {
                 pause(delay)
@@ -74,8 +77,23 @@ public final class ClickHouseClient: @unchecked Sendable {
         return false
     }
 
+    /// Runs a query that may read `table`, a table of tab-separated `rows` (one column per
+    /// field of `structure`, such as `family String, key String`) sent along with the request
+    /// as ClickHouse's external data, so that long lists of values need no SQL text.
+    public func query(_ sql: String, table: String, structure: String, rows: [UInt8]) throws -> ClickHouseResult {
+        let name = try ClickHouseSQL.identifier(table)
+        let boundary = "tally-" + UUID().uuidString
+        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n\r\n".utf8)
+        body.append(contentsOf: rows)
+        body.append(contentsOf: Array("\r\n--\(boundary)--\r\n".utf8))
+        let data = try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: [name + "_structure": structure], useDatabase: true,
+                            body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+        return try ClickHouseResult(tabSeparated: data)
+    }
+
     /// One request: `sql` in the URL when there is a body, else as the body.
-    private func send(_ sql: String, settings: [String: String], useDatabase: Bool, body: Data? = nil) throws -> Data {
+    private func send(_ sql: String, settings: [String: String], useDatabase: Bool, body: Data? = nil,
+                      headers: [String: String] = [:]) throws -> Data {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         var items = components.queryItems ?? []
         if useDatabase { items.append(URLQueryItem(name: "database", value: database)) }
@@ -91,7 +109,7 @@ public final class ClickHouseClient: @unchecked Sendable {
         request.httpMethod = "POST"
         if let body {
             request.httpBody = body
-            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         } else {
             request.httpBody = Data(sql.utf8)
         }

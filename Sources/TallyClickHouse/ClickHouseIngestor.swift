@@ -1,5 +1,6 @@
 import Foundation
 import TallyEvents
+import TallyKit
 import TallyStore
 
 /// Validates event files with the same code as the SQLite store (`Ingestor.validate`) and
@@ -7,8 +8,8 @@ import TallyStore
 /// never reach the event tables, they go to `rejected_lines`.
 ///
 /// Duplicates are counted at ingest: a key seen earlier in the batch, or found in `event_keys`
-/// (one lookup per batch, answered from that table's primary index), is skipped, so the first
-/// stored wins as in SQLite. A batch the network loses after the server stored it is sent
+/// (one query per batch, the batch's keys sent along as external data), is skipped, so the
+/// first stored wins as in SQLite. A batch's tables are inserted at the same time, then its keys. A batch the network loses after the server stored it is sent
 /// again unchanged: Replicated tables drop the identical block, and on a single server the
 /// ingest then has the table merged (`OPTIMIZE … FINAL`), whose ReplacingMergeTree engine
 /// collapses the identical rows, so the reports, which read without `FINAL`, count them once.
@@ -33,9 +34,6 @@ public final class ClickHouseIngestor {
     private var dateCache: (day: Int, text: String) = (Int.min, "")
     /// Keys of events a failed send may have stored without their keys, per family.
     private var uncertain: [EventFamily: Set<String>] = [:]
-
-    /// Keys per lookup query (the query text stays a few hundred kilobytes).
-    static let lookupChunk = 10_000
 
     /// Creates an ingestor writing through `client`, sending every `batchSize` events.
     public init(client: ClickHouseClient, batchSize: Int = 100_000) {
@@ -144,10 +142,8 @@ public final class ClickHouseIngestor {
                 accepted += 1
             }
             do {
-                for (table, body) in bodies.sorted(by: { $0.key < $1.key }) {
-                    if try client.insert(into: table, jsonEachRow: body) || recovering.contains(table) {
-                        try collapseCopies(in: table)
-                    }
+                for table in try insertAll(bodies).union(recovering).sorted() {
+                    try collapseCopies(in: table)
                 }
                 if !keys.isEmpty {
                     try client.insert(into: "event_keys", jsonEachRow: keys)
@@ -179,21 +175,42 @@ public final class ClickHouseIngestor {
         }
     }
 
-    /// The pending keys already in `event_keys`, per family.
+    /// Inserts each table's body, all at the same time; returns the tables whose insert was
+    /// sent more than once. Throws the first failure, once every insert has finished.
+    private func insertAll(_ bodies: [String: [UInt8]]) throws -> Set<String> {
+        let work = bodies.sorted { $0.key < $1.key }
+        let client = self.client
+        let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            let outcome = Result { try client.insert(into: work[index].key, jsonEachRow: work[index].value) }
+            outcomes.withLock { $0[index] = outcome }
+        }
+        var resent: Set<String> = []
+        for (index, (table, _)) in work.enumerated() {
+            if try outcomes.withLock({ $0[index] })?.get() == true { resent.insert(table) }
+        }
+        return resent
+    }
+
+    /// The pending keys already in `event_keys`, per family: one query, the keys sent along
+    /// as the external table `batch_keys`.
     private func storedKeys() throws -> [EventFamily: Set<String>] {
-        var stored: [EventFamily: Set<String>] = [:]
+        var rows: [UInt8] = []
         for (family, keys) in pendingKeys {
-            let list = Array(keys)
-            for start in stride(from: 0, to: list.count, by: Self.lookupChunk) {
-                let chunk = list[start..<min(start + Self.lookupChunk, list.count)]
-                let result = try client.query("""
-                    SELECT key FROM event_keys
-                    WHERE family = \(ClickHouseSQL.literal(family.rawValue))
-                      AND key IN (\(chunk.map(ClickHouseSQL.literal).joined(separator: ",")))
-                    """)
-                for row in result.rows {
-                    if case .text(let key) = row[0] { stored[family, default: []].insert(key) }
-                }
+            for key in keys {
+                rows.append(contentsOf: family.rawValue.utf8)
+                rows.append(UInt8(ascii: "\t"))
+                rows.append(contentsOf: ClickHouseSQL.literal(key).utf8.dropFirst().dropLast())
+                rows.append(UInt8(ascii: "\n"))
+            }
+        }
+        var stored: [EventFamily: Set<String>] = [:]
+        guard !rows.isEmpty else { return stored }
+        let result = try client.query("SELECT family, key FROM event_keys WHERE (family, key) IN batch_keys",
+                                      table: "batch_keys", structure: "family String, key String", rows: rows)
+        for row in result.rows {
+            if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1] {
+                stored[family, default: []].insert(key)
             }
         }
         return stored

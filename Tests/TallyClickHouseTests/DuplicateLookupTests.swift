@@ -1,0 +1,27 @@
+import TallyClickHouse
+import TallyEvents
+import TallyQuery
+import TallyStore
+import XCTest
+
+/// The stored keys are looked up with the batch's keys sent as a table of tab-separated values:
+/// keys holding tabs, newlines, quotes and backslashes are found again, and so counted as
+/// duplicates, as plain ones are.
+final class DuplicateLookupTests: XCTestCase {
+    func testKeysWithSeparatorsAndEscapesAreFoundOnTheNextIngest() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ids = [#"tab\there"#, #"line\nbreak"#, #"quote'and\\back"#, "plain", "线性代数"]
+        let lines = ids.enumerated().map { index, id in
+            #"{"eventId":"\#(id)","materialId":"m","eventType":"heartbeat","clientTimestampMs":\#(1795100000000 + index),"activeSecondsDelta":15}"#
+        }
+        let body = Array(lines.joined(separator: "\n").utf8)
+        let first = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: body, name: "keys.ndjson"), onRejection: { _, _ in })
+        XCTAssertEqual(first, IngestCounts(accepted: 5, duplicates: 0, rejected: 0))
+        let again = try ClickHouseIngestor(client: client, batchSize: 2).ingest(try EventFileReader(bytes: body, name: "keys.ndjson"),
+                                                                                 onRejection: { _, _ in })
+        XCTAssertEqual(again, IngestCounts(accepted: 0, duplicates: 5, rejected: 0))
+        XCTAssertEqual(try client.query("SELECT count() FROM reading_events").rows, [[.int(5)]])
+    }
+}
