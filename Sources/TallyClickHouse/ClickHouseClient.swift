@@ -7,7 +7,8 @@ import TallyKit
 /// A small synchronous client of ClickHouse's HTTP interface: queries answer in
 /// `TabSeparatedWithNamesAndTypes`, inserts send gzip-compressed `JSONEachRow` bodies, and a
 /// query can carry a table of values with it (external data). Requests from several threads at
-/// once each wait for their own answer.
+/// once each wait for their own answer. On Linux, requests with a body to an `http://` server
+/// go over a plain socket (`PlainHTTPRequest`); the others through `URLSession`.
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
 /// sent again with the very same bytes, up to `attempts` times, so that a server which did
@@ -105,6 +106,24 @@ public final class ClickHouseClient: @unchecked Sendable {
         components.queryItems = items
         // `+` in a query string reads as a space on the server: escape it as well.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        #if os(Linux)
+        if let body, url.scheme?.lowercased() == "http", let host = url.host {
+            let target = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
+                + "?" + (components.percentEncodedQuery ?? "")
+            let request = PlainHTTPRequest(host: host, port: url.port ?? 80, target: target, headers: headers, body: body, timeout: 600)
+            let response: PlainHTTPRequest.Response
+            do {
+                response = try request.send()
+            } catch let failure as PlainHTTPRequest.Unanswered {
+                throw ClickHouseError.unreachable(url: url.absoluteString, message: failure.message)
+            }
+            guard response.status == 200 else {
+                throw ClickHouseError.server(url: url.absoluteString, status: response.status,
+                                             message: Self.firstLine(String(decoding: response.body, as: UTF8.self)))
+            }
+            return response.body
+        }
+        #endif
         var request = URLRequest(url: components.url!)
         request.httpMethod = "POST"
         if let body {
