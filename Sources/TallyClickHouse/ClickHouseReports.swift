@@ -13,9 +13,10 @@ public final class ClickHouseReports: ReportBackend {
         self.client = client
     }
 
-    /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders.
+    /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders; one
+    /// not given throws (strict binding: a misspelled name never reads as "all users").
     func run(_ name: String, _ parameters: [String: QueryValue]) throws -> ClickHouseResult {
-        try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters))
+        try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters, strict: true))
     }
 
     /// The text of `queries/clickhouse/NAME.sql`.

@@ -13,6 +13,8 @@ public final class SQLiteReports: ReportBackend {
     }
 
     /// Runs bundled query `name` with named parameters; rows are handed to `body` one by one.
+    /// A parameter of the query missing from `parameters` throws (strict binding, as GRDB's
+    /// `setArguments`): bound as NULL it would read as "all users".
     func run(_ name: String, _ parameters: [String: QueryValue], _ body: (Statement) throws -> Void) throws {
         let statement: Statement
         if let cached = statements[name] {
@@ -20,6 +22,9 @@ public final class SQLiteReports: ReportBackend {
         } else {
             statement = try database.prepare(try QueryLibrary.sql(name))
             statements[name] = statement
+        }
+        if let missing = statement.parameterNames.first(where: { parameters[$0] == nil }) {
+            throw QueryError.invalidParameter(name: missing, message: "queries/\(name).sql takes :\(missing), which was not given")
         }
         try statement.bind(named: parameters.mapValues(SQLValue.init))
         defer { statement.reset() }
