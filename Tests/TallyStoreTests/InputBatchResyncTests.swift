@@ -33,8 +33,7 @@ final class InputBatchResyncTests: XCTestCase {
         let open = #"{"eventId":"e-5000","materialId":"m","eventType":"heartbeat","clientTimestampMs":1795100000000"#
         let (keys, rejected) = try Self.outcomes(Self.batch(count, damaged: damaged, open))
         XCTAssertEqual(keys, (0..<count).filter { $0 != damaged }.map { "e-\($0)" })
-        XCTAssertEqual(rejected.first, "batch.json:1 (event #5000) INVALID_JSON")
-        XCTAssertLessThanOrEqual(rejected.count, 2, "\(rejected)")
+        XCTAssertEqual(rejected, ["batch.json:1 (event #5000) INVALID_JSON"])
     }
 
     func testAStringLeftUnterminatedDoesNotSwallowTheElementsAfterIt() throws {

@@ -323,6 +323,11 @@ struct BatchSplitter: RecordSplitter {
                     depth -= 1
                     if depth == 0 {
                         valueEnded = true
+                        if c == UInt8(ascii: "]"), phase == .elements, let start = elementStart, p[start] == UInt8(ascii: "{") {
+                            // An object left open: this `]` closes the batch array, not the element.
+                            problem = problem ?? "an object is not closed before the ']' that ends the batch"
+                            return i - 1
+                        }
                         return i
                     }
                 case 0x0A:
