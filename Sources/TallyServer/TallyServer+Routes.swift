@@ -1,6 +1,7 @@
 import Hummingbird
 import TallyQuery
 import TallyRender
+import TallyStore
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {
@@ -31,7 +32,7 @@ extension TallyServer {
         }
         router.get("/learning/continue") { request, _ in try await self.read(request) { _ in .continueLearning } }
         router.get("/materials/{materialId}/reading-progress") { request, context in
-            let material = try context.parameters.require("materialId")
+            let material = try PercentDecoding.pathParameter(context.parameters, "materialId")
             return try await self.read(request) { _ in .progress(materialId: material) }
         }
         router.get("/feed/dislike-rate") { request, _ in
@@ -118,7 +119,8 @@ extension TallyServer {
     }
 
     /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
-    /// `report sql … --format json` prints.
+    /// `report sql … --format json` prints. 408 past `--sql-timeout`, 503 when every `/sql`
+    /// thread is busy, 400 for SQL that is refused or does not compile.
     func sql(_ request: Request) async throws -> Response {
         guard configuration.allowSQL else {
             throw APIError(status: .forbidden, code: "SQL_DISABLED", message: "Ad hoc SQL is off; start the server with --allow-sql.")
@@ -127,10 +129,17 @@ extension TallyServer {
         try parameters.requireOnly(["q"])
         let sql = try ReadRequest.required(parameters, "q")
         do {
-            let body = try await readers.withReports { reports in
-                Renderer(color: false).render(try reports.adHoc(sql, parameters: [:]), as: .json)
+            return Self.json(try await adHoc.json(sql))
+        } catch let error as StatementInterrupted {
+            guard case .timeLimit = error.cause else {
+                throw APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)
             }
-            return Self.json(body)
+            throw APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
+        } catch is AdHocRunner.Busy {
+            throw APIError(status: .serviceUnavailable, code: "SQL_BUSY", message: "Every ad hoc SQL thread is busy; try again in a few seconds.",
+                           headers: [.retryAfter: "\(max(1, configuration.sqlTimeout.components.seconds))"])
+        } catch let error as AdHocRefused {
+            throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
         } catch let error as QueryError {
             throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
         } catch {
