@@ -3,7 +3,7 @@
 and never finish it, then times a normal request while they are open, and prints the server's
 memory and how many of the connections it closed.
 
-    scripts/slowloris.py [--bin .build/release/report] [--connections 20000] [--idle-timeout 60]
+    scripts/slowloris.py [--bin .build/release/report] [--connections 20000] [--idle-timeout 60] [--max-connections N]
 
 The connections are spread over child processes so that none needs more open files than its
 limit allows; the server raises its own soft limit to the hard limit and fits --max-connections
@@ -65,11 +65,13 @@ def main():
     parser.add_argument("--bin", default=".build/release/report")
     parser.add_argument("--connections", type=int, default=20_000)
     parser.add_argument("--idle-timeout", default="60")
+    parser.add_argument("--max-connections", help="passed to report serve (default: its own)")
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="tally-slowloris-")
     server = subprocess.Popen([args.bin, "serve", "--port", "0", "--db", os.path.join(folder, "s.sqlite"),
-                               "--idle-timeout", args.idle_timeout],
+                               "--idle-timeout", args.idle_timeout]
+                              + (["--max-connections", args.max_connections] if args.max_connections else []),
                               stdout=subprocess.PIPE, stderr=open(os.path.join(folder, "serve.log"), "w"), text=True)
     line = server.stdout.readline().strip()
     base = line.removeprefix("listening on ")
