@@ -10,28 +10,26 @@ import TallyStore
 final class AdHocRunner: Sendable {
     private let threads: NIOThreadPool
     private let capacity: Int
-    private let timeLimit: Duration
     private let open: @Sendable () throws -> any ReportBackend
     private let running = NIOLockedValueBox<[ObjectIdentifier: StatementInterrupter]>([:])
 
     /// All `/sql` threads are busy: the request is refused rather than queued (503).
     struct Busy: Error {}
 
-    /// `threads` threads running statements of at most `timeLimit` each over layers made by `open`.
-    init(threads: Int, timeLimit: Duration, open: @escaping @Sendable () throws -> any ReportBackend) {
+    /// `threads` threads running statements over layers made by `open`.
+    init(threads: Int, open: @escaping @Sendable () throws -> any ReportBackend) {
         self.threads = NIOThreadPool(numberOfThreads: max(1, threads))
         self.capacity = max(1, threads)
-        self.timeLimit = timeLimit
         self.open = open
         self.threads.start()
     }
 
-    /// The JSON rows of `sql`, as `report sql --format json` prints them.
+    /// The JSON rows of `sql`, as `report sql --format json` prints them, run under
+    /// `interrupter` (its time limit, and its `cancel()` when the client goes away).
     ///
     /// - Throws: `Busy` when every thread is taken; `StatementInterrupted` when the time limit
-    ///   passed or the task was cancelled; the backend's error for SQL it refuses or cannot run.
-    func json(_ sql: String) async throws -> String {
-        let interrupter = StatementInterrupter(timeLimit: timeLimit)
+    ///   passed or the statement was cancelled; the backend's error for SQL it refuses or cannot run.
+    func json(_ sql: String, interrupter: StatementInterrupter) async throws -> String {
         let id = ObjectIdentifier(interrupter)
         let admitted = running.withLockedValue { running -> Bool in
             guard running.count < capacity else { return false }

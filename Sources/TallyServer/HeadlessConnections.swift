@@ -62,9 +62,10 @@ final class HeadlessConnections: Sendable {
         self.logger = logger
     }
 
-    /// A handler for one connection's pipeline that reports its head and its close here.
-    func handler() -> HeadWatch {
-        HeadWatch(connections: self)
+    /// A handler for one connection's pipeline that reports its head and its close here, and
+    /// its client going away to `disconnects`.
+    func handler(disconnects: Disconnects) -> HeadWatch {
+        HeadWatch(connections: self, disconnects: disconnects)
     }
 
     /// `channel` was accepted; closes the oldest headless connection when the count reached the limit.
@@ -96,16 +97,31 @@ final class HeadlessConnections: Sendable {
 }
 
 /// Tells `HeadlessConnections` when its connection opens, sends its first request head and
-/// closes. It sits after HTTP decoding, where the first message is a complete head; it passes
-/// every message on untouched.
+/// closes, and `Disconnects` when its client closes its side or the connection. It sits after
+/// HTTP decoding, where the first message is a complete head; it passes every message and
+/// event on untouched.
 final class HeadWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     private let connections: HeadlessConnections
+    private let disconnects: Disconnects
     private var sawHead = false
 
-    init(connections: HeadlessConnections) {
+    init(connections: HeadlessConnections, disconnects: Disconnects) {
         self.connections = connections
+        self.disconnects = disconnects
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed? = event as? ChannelEvent {
+            disconnects.gone(context.channel)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disconnects.gone(context.channel)
+        context.fireChannelInactive()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

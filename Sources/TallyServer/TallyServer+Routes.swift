@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import TallyQuery
 import TallyRender
 import TallyStore
@@ -6,8 +7,8 @@ import TallyStore
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {
     /// Every endpoint of `api.md`, behind CORS, the JSON error shape and the token check.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<TallyRequestContext> {
+        let router = Router(context: TallyRequestContext.self)
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CORSPolicyMiddleware(origins: configuration.corsOrigins))
         }
@@ -58,7 +59,7 @@ extension TallyServer {
             }
         }
         router.get("/learning/users") { request, _ in try await self.users(request) }
-        router.get("/sql") { request, _ in try await self.sql(request) }
+        router.get("/sql") { request, context in try await self.sql(request, channel: context.channel) }
 
         router.post("/learning/reading-events/batch") { request, _ in
             Self.json(try await self.ingest(request, label: "POST /learning/reading-events/batch", shape: .batchObject).json)
@@ -120,16 +121,20 @@ extension TallyServer {
 
     /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
     /// `report sql … --format json` prints. 408 past `--sql-timeout`, 503 when every `/sql`
-    /// thread is busy, 400 for SQL that is refused or does not compile.
-    func sql(_ request: Request) async throws -> Response {
+    /// thread is busy, 400 for SQL that is refused or does not compile. The statement stops
+    /// when the client on `channel` goes away.
+    func sql(_ request: Request, channel: any Channel) async throws -> Response {
         guard configuration.allowSQL else {
             throw APIError(status: .forbidden, code: "SQL_DISABLED", message: "Ad hoc SQL is off; start the server with --allow-sql.")
         }
         let parameters = try QueryParameters(request.uri.query)
         try parameters.requireOnly(["q"])
         let sql = try ReadRequest.required(parameters, "q")
+        let interrupter = StatementInterrupter(timeLimit: configuration.sqlTimeout)
+        let registration = disconnects.whenGone(channel) { interrupter.cancel() }
+        defer { disconnects.remove(registration) }
         do {
-            return Self.json(try await adHoc.json(sql))
+            return Self.json(try await adHoc.json(sql, interrupter: interrupter))
         } catch let error as StatementInterrupted {
             guard case .timeLimit = error.cause else {
                 throw APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)

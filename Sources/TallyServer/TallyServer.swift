@@ -21,6 +21,7 @@ public final class TallyServer: Sendable {
     let threads: NIOThreadPool
     let readers: ReaderPool
     let adHoc: AdHocRunner
+    let disconnects = Disconnects()
     let versioning: any StoreVersioning
     let cache = AnswerCache()
     let health = HealthCounts()
@@ -48,7 +49,7 @@ public final class TallyServer: Sendable {
         threads = NIOThreadPool(numberOfThreads: max(1, configuration.workerThreads))
         threads.start()
         readers = ReaderPool(threads: threads, open: { try backend.makeReports() })
-        adHoc = AdHocRunner(threads: configuration.sqlThreads, timeLimit: configuration.sqlTimeout, open: { try backend.makeReports() })
+        adHoc = AdHocRunner(threads: configuration.sqlThreads, open: { try backend.makeReports() })
         openAPI = try StaticDocument(resource: "openapi", ext: "json", contentType: "application/json; charset=utf-8")
         dashboard = try StaticDocument(resource: "dashboard", ext: "html", contentType: "text/html; charset=utf-8")
         instance = String(UInt64(bitPattern: configuration.nowMs()) ^ UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -64,9 +65,10 @@ public final class TallyServer: Sendable {
     /// connections (the port asked for, or the one picked for 0).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let headless = HeadlessConnections(limit: configuration.maxConnections, logger: logger)
+        let disconnects = self.disconnects
         return Application(
             router: router(),
-            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [headless.handler()],
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [headless.handler(disconnects: disconnects)],
                                                                      idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
