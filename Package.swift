@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "TallyServer", dependencies: [
             "TallyEvents", "TallyStore", "TallyQuery", "TallyRender", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

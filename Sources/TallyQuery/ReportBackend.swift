@@ -22,8 +22,9 @@ public protocol ReportBackend: AnyObject {
     func latency(event: String, field: String, by: String, user: String?) throws -> GroupedReport
     /// Counts of events named `event` per value of `by`, most frequent first.
     func top(event: String, by: String, limit: Int, user: String?) throws -> GroupedReport
-    /// Runs read-only SQL in the backend's own dialect with named parameters.
-    func adHoc(_ sql: String, parameters: [String: SQLValue]) throws -> GroupedReport
+    /// Runs read-only SQL in the backend's own dialect with named parameters, reading the store's
+    /// own tables only; `interrupter` bounds its run (its time limit; SQLite also its `cancel()`).
+    func adHoc(_ sql: String, parameters: [String: SQLValue], interrupter: StatementInterrupter?) throws -> GroupedReport
     /// The rejected lines (of one file, or all).
     func rejected(file: String?) throws -> GroupedReport
     /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).

@@ -17,7 +17,7 @@ public final class Reports {
         if let cached = statements[name] {
             statement = cached
         } else {
-            statement = try database.prepare(try QueryLibrary.sql(name))
+            statement = try database.prepare(try QueryLibrary.sql(name), name: "queries/\(name).sql")
             statements[name] = statement
         }
         try statement.bind(named: parameters)

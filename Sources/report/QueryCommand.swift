@@ -16,6 +16,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var options: ReportOptions
 
+    @OptionGroup var timeout: SQLTimeoutOption
+
     func run() throws {
         let reports = try options.reports()
         let sql: String
@@ -29,7 +31,7 @@ struct QueryCommand: ParsableCommand {
             let name = (query as NSString).lastPathComponent.replacingOccurrences(of: ".sql", with: "")
             sql = try reports.savedQuery(name)
         }
-        let report = try reports.adHoc(sql, parameters: QueryParameter.dictionary(parameters))
+        let report = try reports.adHoc(sql, parameters: QueryParameter.dictionary(parameters), interrupter: timeout.interrupter())
         Terminal.write(options.renderer().render(report, as: options.format))
     }
 }
