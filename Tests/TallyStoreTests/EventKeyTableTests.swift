@@ -70,7 +70,8 @@ final class EventKeyTableTests: XCTestCase {
         let store = try EventStore(path: path)
         let db = store.database
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM event_keys"), 3)
-        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM tally_migrations"), TallySchema.migrator.migrations.count)
+        let migrations = Int64(TallySchema.migrator.migrations.count)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM tally_migrations"), migrations)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%WITHOUT ROWID%' AND name LIKE '%_events'"), 0)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'observability_events_name'"), 1)
         let ingestor = try Ingestor(store: store)
