@@ -106,6 +106,16 @@ public final class Statement {
         }
     }
 
+    /// Binds bytes as a blob (copied by SQLite).
+    @inline(__always)
+    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        guard let base = bytes.baseAddress else {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Statement.transient)
+    }
+
     /// Advances; true while a row is available.
     @discardableResult
     public func step() throws -> Bool {
