@@ -113,6 +113,12 @@ def in_dst(day_ms):
     return (3, 10) <= (d.month, d.day) < (11, 3)
 
 
+def uuid4_text(b):
+    """The UUIDv4 text of 122 random bits."""
+    return (f'{b >> 90:08x}-{(b >> 74) & 0xffff:04x}-{0x4000 | ((b >> 62) & 0xfff):04x}-'
+            f'{0x8000 | ((b >> 48) & 0x3fff):04x}-{b & 0xffffffffffff:012x}')
+
+
 class User:
     def __init__(self, uid, tz, dst, weight, start_day, rng):
         self.uid, self.tz, self.dst, self.weight, self.start_day = uid, tz, dst, weight, start_day
@@ -152,15 +158,11 @@ class Generator:
         stream of its own, so that the events are the same whichever key is asked for)."""
         b = self.bits(74)
         if self.key_bits:
-            b = self.key_bits(122)
-            return (f'{b >> 90:08x}-{(b >> 74) & 0xffff:04x}-{0x4000 | ((b >> 62) & 0xfff):04x}-'
-                    f'{0x8000 | ((b >> 48) & 0x3fff):04x}-{b & 0xffffffffffff:012x}')
+            return uuid4_text(self.key_bits(122))
         return f'{ms >> 16:08x}-{ms & 0xffff:04x}-{0x7000 | (b & 0xfff):04x}-{0x8000 | ((b >> 12) & 0x3fff):04x}-{b >> 26:012x}'
 
     def uuid4(self):
-        b = self.bits(122)
-        return (f'{b >> 90:08x}-{(b >> 74) & 0xffff:04x}-{0x4000 | ((b >> 62) & 0xfff):04x}-'
-                f'{0x8000 | ((b >> 48) & 0x3fff):04x}-{b & 0xffffffffffff:012x}')
+        return uuid4_text(self.bits(122))
 
     # the days
     def __iter__(self):
