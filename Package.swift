@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "TallyServer", dependencies: [
             "TallyEvents", "TallyStore", "TallyQuery", "TallyRender",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -20,7 +20,7 @@ public final class SQLiteReports: ReportBackend {
         if let cached = statements[name] {
             statement = cached
         } else {
-            statement = try database.prepare(try QueryLibrary.sql(name))
+            statement = try database.prepare(try QueryLibrary.sql(name), name: "queries/\(name).sql")
             statements[name] = statement
         }
         if let missing = statement.parameterNames.first(where: { parameters[$0] == nil }) {

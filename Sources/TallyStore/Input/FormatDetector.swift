@@ -65,6 +65,8 @@ enum FormatDetector {
         // line is that line's problem); one that does not and holds binary bytes is no event file.
         let first = window.base[i]
         if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") {
+            // The whole sample, however many bytes one read gave (a pipe gives few).
+            try window.fill(from: source, toAtLeast: TextSniffer.sampleSize)
             let sample = UnsafeRawBufferPointer(start: window.base, count: min(window.count, TextSniffer.sampleSize))
             if let bad = TextSniffer.firstNonText(in: sample) {
                 throw EventFileError.notText(file: name, offset: consumed + bad, byte: window.base[bad])
