@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import TallyKit
+import TallySupport
 import Testing
 @testable import TallyServer
 

@@ -1,9 +1,4 @@
 extension EventFileReader {
-    /// Whether `bytes` start with the gzip signature.
-    public static func isGzip(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
-    }
-
     /// The content of gzip `bytes` (every member, as `gzip -d` gives it), or nil as soon as it
     /// comes to more than `limit` bytes: a request body's size is bounded after decompression.
     ///

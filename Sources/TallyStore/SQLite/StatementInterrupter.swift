@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import TallySupport
 
 /// Bounds the run of one ad hoc statement: stopped once it has run `timeLimit`, or at once when
 /// `cancel()` is called from another thread (the client left, the server is stopping).
@@ -10,10 +10,17 @@ import Foundation
 public final class StatementInterrupter: @unchecked Sendable {
     /// The longest a statement may run; nil for no limit.
     public let timeLimit: Duration?
-    private let lock = NSLock()
-    private var running: OpaquePointer?
-    private var deadline: ContinuousClock.Instant?
-    private var cause: StatementInterrupted.Cause?
+    private let state = Locked(State())
+
+    /// What `cancel()` and the progress handler share with the thread running the statement.
+    private struct State {
+        /// The connection whose statement runs now.
+        var running: OpaquePointer?
+        /// When the running statement must stop.
+        var deadline: ContinuousClock.Instant?
+        /// Why the statement stops (set once).
+        var cause: StatementInterrupted.Cause?
+    }
 
     /// Virtual-machine steps between two checks of the limit.
     static let checkInterval: Int32 = 1000
@@ -25,9 +32,9 @@ public final class StatementInterrupter: @unchecked Sendable {
 
     /// Stops the running statement now; one started later fails at once.
     public func cancel() {
-        lock.withLock {
-            if cause == nil { cause = .cancelled }
-            if let running { sqlite3_interrupt(running) }
+        state.withLock { state in
+            if state.cause == nil { state.cause = .cancelled }
+            if let running = state.running { sqlite3_interrupt(running) }
         }
     }
 
@@ -36,10 +43,11 @@ public final class StatementInterrupter: @unchecked Sendable {
     /// - Throws: `StatementInterrupted` when the limit passed or `cancel()` was called, else what
     ///   `body` throws.
     public func run<T>(on database: Database, _ body: () throws -> T) throws -> T {
-        try lock.withLock {
-            if let cause { throw StatementInterrupted(cause: cause) }
-            running = database.handle
-            deadline = timeLimit.map { ContinuousClock.now.advanced(by: $0) }
+        let timeLimit = self.timeLimit
+        try state.withLock { (state: inout State) throws(StatementInterrupted) in
+            if let cause = state.cause { throw StatementInterrupted(cause: cause) }
+            state.running = database.handle
+            state.deadline = timeLimit.map { ContinuousClock.now.advanced(by: $0) }
         }
         sqlite3_progress_handler(database.handle, Self.checkInterval, { context in
             guard let context else { return 0 }
@@ -47,21 +55,22 @@ public final class StatementInterrupter: @unchecked Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
         defer {
             sqlite3_progress_handler(database.handle, 0, nil, nil)
-            lock.withLock { running = nil }
+            state.withLock { $0.running = nil }
         }
         do {
             return try body()
         } catch let error as DatabaseError where error.code == SQLITE_INTERRUPT {
-            throw StatementInterrupted(cause: lock.withLock { cause } ?? .cancelled)
+            throw StatementInterrupted(cause: state.withLock { $0.cause } ?? .cancelled)
         }
     }
 
     /// Whether the running statement must stop; notes why.
     private func shouldStop() -> Bool {
-        lock.withLock {
-            if cause != nil { return true }
-            if let deadline, let timeLimit, ContinuousClock.now >= deadline {
-                cause = .timeLimit(timeLimit)
+        let timeLimit = self.timeLimit
+        return state.withLock { state in
+            if state.cause != nil { return true }
+            if let deadline = state.deadline, let timeLimit, ContinuousClock.now >= deadline {
+                state.cause = .timeLimit(timeLimit)
                 return true
             }
             return false

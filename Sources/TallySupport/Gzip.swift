@@ -1,7 +1,16 @@
 import CZlib
 
-/// gzip compression of request bodies (RFC 1952), one member per call.
+/// gzip (RFC 1952): compressing the uploaders' request bodies, one member per call, and
+/// recognising gzip data wherever it is read (event files, request bodies).
 public enum Gzip {
+    /// The two bytes every gzip member starts with (RFC 1952's ID1 and ID2).
+    public static let signature: [UInt8] = [0x1F, 0x8B]
+
+    /// Whether `bytes` start with the gzip signature.
+    public static func isGzip(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: signature)
+    }
+
     /// Errors zlib reports while compressing.
     public struct Failure: Error, CustomStringConvertible {
         /// zlib's status code.

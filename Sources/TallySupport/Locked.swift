@@ -1,9 +1,10 @@
 import Foundation
 
-/// A value behind a lock, for state shared between the app's threads and a kit's workers.
+/// A value behind a lock: state shared between threads (the app's and a kit's workers, a
+/// running statement and the request that may cancel it).
 ///
 /// `Synchronization.Mutex` would do the same but needs iOS 18 / macOS 15; apps embedding
-/// TallyKit target older systems.
+/// TallyKit target older systems, so every module uses this one.
 public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
