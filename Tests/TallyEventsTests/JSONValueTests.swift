@@ -1,5 +1,4 @@
 import TallyEvents
-import TallyKit
 import Testing
 
 struct JSONValueTests {
@@ -41,5 +40,14 @@ struct JSONValueTests {
             return
         }
         #expect(event.propertiesJSON == value.jsonText)
+    }
+
+    @Test func dictionaryLiteralsSortTheirKeysAndObjectsKeepTheirOrder() {
+        let literal: JSONValue = ["b": 1, "a": 2, "b ": ["z": true, "y": nil]]
+        #expect(literal == .object([("a", 2), ("b", 1), ("b ", .object([("y", .null), ("z", .bool(true))]))]))
+        #expect(literal != .object([("b", 1), ("a", 2), ("b ", ["z": true, "y": nil])]))
+        #expect(JSONValue.object(sorting: ["z": 1, "a": 2]) == ["a": 2, "z": 1])
+        // The compact text is canonical whatever the members' order; verbatim text goes in as is.
+        #expect(JSONValue.object([("b", 1), ("a", .verbatim(#"{"p":[1,2]}"#))]).jsonText == #"{"a":{"p":[1,2]},"b":1}"#)
     }
 }

@@ -1,5 +1,3 @@
-import TallyEvents
-
 extension JSONValue {
     /// The value as compact JSON text: object members in ascending key order (so equal values
     /// give equal text), non-finite doubles as `null`, strings escaped per RFC 8259.
@@ -26,6 +24,7 @@ extension JSONValue {
         case .int(let value): Self.writeInteger(value, to: &out)
         case .double(let value): out.append(contentsOf: JSONText.number(value).utf8)
         case .string(let value): Self.writeString(value, to: &out)
+        case .verbatim(let text): out.append(contentsOf: text.utf8)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -40,6 +39,11 @@ extension JSONValue {
 
     /// Appends `members` as a JSON object, keys ascending, to `out`.
     static func writeObject(_ members: [String: JSONValue], to out: inout [UInt8]) {
+        writeObject(members.map { (key: $0.key, value: $0.value) }, to: &out)
+    }
+
+    /// Appends `members` as a JSON object, keys ascending (members of one key in their order), to `out`.
+    static func writeObject(_ members: [(key: String, value: JSONValue)], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
