@@ -53,6 +53,8 @@ public final class SQLiteReports: ReportBackend {
     }
 }
 
+// MARK: - SQLite values
+
 extension SQLValue {
     /// The SQLite value of a query parameter.
     init(_ value: QueryValue) {
@@ -61,6 +63,19 @@ extension SQLValue {
         case .int(let v): self = .int(v)
         case .double(let v): self = .double(v)
         case .text(let v): self = .text(v)
+        }
+    }
+}
+
+extension ReportValue {
+    /// The report value of an SQL value; the empty blob that stands for "none" in rollup keys is null.
+    init(_ value: SQLValue) {
+        switch value {
+        case .null: self = .null
+        case .int(let v): self = .int(v)
+        case .double(let v): self = .double(v)
+        case .text(let v): self = .text(v)
+        case .emptyBlob: self = .null
         }
     }
 }
