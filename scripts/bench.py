@@ -3,12 +3,15 @@
 
 Usage:
   scripts/bench.py [--events 1000000] [--store-events 10000000] [--bin .build/release/report]
-                   [--runs 5] [--user U] [--dir bench-out] [--no-others] [--no-store]
+                   [--runs 5] [--user U] [--dir bench-out] [--no-others] [--no-store] [--no-ceiling]
 
-1. Generates an NDJSON file of --events events, the four families mixed
-   (scripts/generate_events.py --seed 1), into --dir unless it is there already.
-2. Times `report ingest --db DIR/bench.sqlite --format json FILE` into a new database:
-   events/s and peak RSS.
+1. Generates two NDJSON files of --events events, the four families mixed, the same events
+   with random UUIDv4 keys and with UUIDv7 keys (scripts/generate_events.py --seed 1
+   --key v4|v7), into --dir unless they are there already.
+2. For each file, times `report ingest --db DIR/bench.sqlite --format json FILE` into a new
+   database (events/s and peak RSS), then DuckDB loading the same file into a table keyed by
+   the idempotency key (`read_json_objects`, `INSERT OR IGNORE`, every core), and prints
+   Tally's speed over DuckDB's (target >= 1.0x).
 3. Measures what writing that database costs SQLite alone, the ceiling of any ingest into this
    schema on this machine: a new database with the same schema and settings (page size, WAL,
    synchronous = FULL) gets the rows of the event tables, then of every table, each table in
@@ -21,6 +24,8 @@ Usage:
 5. Builds a store of --store-events events (files of --events events with seeds 1, 2, ...,
    whose users differ, ingested one by one) and keeps it, with its input files, in --dir for
    the next run with the same binary (another binary builds it again). Skipped with --no-store.
+   Then ingests a further file of each key kind (seed files + 1) into a copy of that store,
+   the incremental daily load, and prints its speed over the new-store figure (target >= 0.8x).
    Then runs each report as a whole process, --runs times after one warm-up run, with
    `--db STORE --now 2026-11-20T12:00:00Z --format json`, and prints the median wall time,
    that less the start-up of the binary (median of `report --help`), and the peak RSS:
@@ -74,11 +79,11 @@ def rate(n, seconds):
     return f'{n / seconds:,.0f} events/s'
 
 
-def generate(path, events, seed):
+def generate(path, events, seed, key='v7'):
     if os.path.exists(path):
         return
     wall, rss, rc, _, err = run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(events),
-                                 '--seed', str(seed), '--out', path + '.part'])
+                                 '--seed', str(seed), '--key', key, '--out', path + '.part'])
     if rc:
         sys.exit(f'generate_events.py failed: {err}')
     os.rename(path + '.part', path)
@@ -125,6 +130,71 @@ def write_ceiling(source, directory, events, rows):
         print(f'{label}: {written:,} rows in {wall:.2f} s, {rate(events, wall)}')
         rows.append((f'ceiling: SQLite writing the {label}', rate(events, wall), '',
                      f'above 500,000 events/s: {"yes" if events / wall >= 500_000 else "NO"}'))
+
+
+def event_file(directory, events, seed, key):
+    """The path of the generated file of `events` events of `seed` with `key` ids."""
+    return os.path.join(directory, f'events-{events}-seed{seed}' + ('' if key == 'v7' else f'-{key}') + '.ndjson')
+
+
+def duckdb_keyed(path, directory):
+    """DuckDB loading the file into a table keyed by the idempotency key: (wall, rss) or None."""
+    if importlib.util.find_spec('duckdb') is None:
+        print('duckdb: not installed (pip install duckdb)')
+        return None
+    duck_db = os.path.join(directory, 'keyed.duckdb')
+    query = (f"import duckdb; c = duckdb.connect({duck_db!r}); "
+             "c.execute('CREATE TABLE e (k VARCHAR PRIMARY KEY, doc JSON)'); "
+             "c.execute(\"INSERT OR IGNORE INTO e SELECT coalesce(json->>'eventId', json->>'id'), json "
+             f"FROM read_json_objects({path!r}, format='newline_delimited')\"); c.close()")
+    remove_db(duck_db)
+    wall, rss, rc, _, err = run([sys.executable, '-c', query])
+    remove_db(duck_db)
+    if rc:
+        print(f'duckdb keyed: failed ({rc}): {err}')
+        return None
+    return wall, rss
+
+
+def bench_ingest(args, key, rows):
+    """Tally and DuckDB (keyed) on the file of `key` ids; returns (path, Tally's wall, db)."""
+    path = event_file(args.dir, args.events, 1, key)
+    generate(path, args.events, 1, key)
+    db = os.path.join(args.dir, 'bench.sqlite')
+    remove_db(db)
+    wall, rss, counts = ingest(args.bin, db, [path])
+    print(f'\n== report ingest {path} ({key} keys) into a new database: {wall:.2f} s, {rate(args.events, wall)}, '
+          f'peak RSS {rss:.0f} MB, {counts}')
+    rows.append((f'ingest, {key} keys, new store (Tally)', rate(args.events, wall), f'{rss:.0f} MB',
+                 f'>= 500,000 events/s: {"yes" if args.events / wall >= 500_000 else "NO"}'))
+    duck = duckdb_keyed(path, args.dir)
+    if duck:
+        d_wall, d_rss = duck
+        ratio = d_wall / wall
+        print(f'DuckDB keyed load of the same file: {d_wall:.2f} s, {rate(args.events, d_wall)}, peak RSS {d_rss:.0f} MB; '
+              f'Tally x{ratio:.2f} as fast')
+        rows.append((f'  DuckDB keyed, {key} keys', rate(args.events, d_wall), f'{d_rss:.0f} MB',
+                     f'Tally x{ratio:.2f} (>= 1.0: {"yes" if ratio >= 1.0 else "NO"})'))
+    return path, wall, db
+
+
+def bench_incremental(args, store, key, first_wall, rows):
+    """A further file of `key` ids ingested into a copy of the large store."""
+    seed = -(-args.store_events // args.events) + 1
+    path = event_file(args.dir, args.events, seed, key)
+    generate(path, args.events, seed, key)
+    copy = os.path.join(args.dir, 'incremental.sqlite')
+    remove_db(copy)
+    for suffix in ('', '-wal'):
+        if os.path.exists(store + suffix):
+            shutil.copyfile(store + suffix, copy + suffix)
+    wall, rss, counts = ingest(args.bin, copy, [path])
+    remove_db(copy)
+    ratio = first_wall / wall
+    print(f'\n== report ingest {os.path.basename(path)} ({key} keys) into a copy of {store}: {wall:.2f} s, '
+          f'{rate(args.events, wall)}, peak RSS {rss:.0f} MB, {counts}; x{ratio:.2f} of the new-store figure')
+    rows.append((f'ingest, {key} keys, into the {args.store_events:,}-event store', rate(args.events, wall), f'{rss:.0f} MB',
+                 f'x{ratio:.2f} of a new store (>= 0.8: {"yes" if ratio >= 0.8 else "NO"})'))
 
 
 def bench_others(path, events, directory, tally_wall, rows):
@@ -249,6 +319,7 @@ def main():
     ap.add_argument('--dir', default='bench-out')
     ap.add_argument('--no-others', action='store_true', help='skip sqlite-utils and DuckDB')
     ap.add_argument('--no-store', action='store_true', help='skip the large store and the reports')
+    ap.add_argument('--no-ceiling', action='store_true', help='skip SQLite alone writing the rows')
     args = ap.parse_args()
     if not os.access(GNU_TIME, os.X_OK):
         sys.exit(f'{GNU_TIME} is missing: apt-get install time')
@@ -259,20 +330,18 @@ def main():
     cpu = next((line.split(':', 1)[1].strip() for line in open('/proc/cpuinfo') if line.startswith('model name')), '?')
     print(f'{platform.node()}: {cpu}, {os.cpu_count()} cores; {args.bin} built {time.ctime(os.path.getmtime(args.bin))}')
 
-    path = os.path.join(args.dir, f'events-{args.events}-seed1.ndjson')
-    generate(path, args.events, 1)
-    db = os.path.join(args.dir, 'bench.sqlite')
-    remove_db(db)
-    wall, rss, counts = ingest(args.bin, db, [path])
-    print(f'\n== report ingest {path} into a new database: {wall:.2f} s, {rate(args.events, wall)}, '
-          f'peak RSS {rss:.0f} MB, {counts}')
-    rows = [('ingest (Tally)', rate(args.events, wall), f'{rss:.0f} MB',
-             f'>= 500,000 events/s: {"yes" if args.events / wall >= 500_000 else "NO"}')]
-    write_ceiling(db, args.dir, args.events, rows)
+    rows = []
+    walls = {}
+    for key in ('v4', 'v7'):
+        path, walls[key], db = bench_ingest(args, key, rows)
+    if not args.no_ceiling:
+        write_ceiling(db, args.dir, args.events, rows)
     if not args.no_others:
-        bench_others(path, args.events, args.dir, wall, rows)
+        bench_others(path, args.events, args.dir, walls['v7'], rows)
     if not args.no_store:
         store = build_store(args, path)
+        for key in ('v4', 'v7'):
+            bench_incremental(args, store, key, walls[key], rows)
         time_reports(args, store, last_material(path, args.user), rows)
 
     where = '' if args.no_store else (f'; reports on the {args.store_events:,}-event store, --user {args.user}, '

@@ -2,7 +2,7 @@
 """Reproducible generator of Tally app events, in the wire format of shared/spec/events.md.
 
 Usage:
-  scripts/generate_events.py --events 1000000 --out bench-out/events.ndjson [--seed 1]
+  scripts/generate_events.py --events 1000000 --out bench-out/events.ndjson [--seed 1] [--key v4|v7]
   scripts/generate_events.py --users 20 --days 365 --out out/ --gzip
   scripts/generate_events.py --events 5000 --format batch --out upload.json --bad-lines 6 --duplicates 3
 
@@ -21,7 +21,8 @@ hours, each with
     modelInfo rec-v11..v13 rolled out over time, feedPosition, visibleRatio, dwellMs), a few
     duplicate exposures (a client bug signal), and feedback (like/dislike/neutral, reasons,
     timestamp as ISO-8601 with Z or an offset, or as ms), some without an exposure.
-Event ids are UUIDv7 of the event's timestamp. Lines are in chronological order. The same
+Event ids are UUIDv7 of the event's timestamp (--key v7, the default), or random UUIDv4
+(--key v4, what `UUID()` gives most apps; otherwise the same events). Lines are in chronological order. The same
 arguments give byte-identical files.
 
 --events N is the number of distinct valid events (with --users/--days only, N defaults to
@@ -112,6 +113,12 @@ def in_dst(day_ms):
     return (3, 10) <= (d.month, d.day) < (11, 3)
 
 
+def uuid4_text(b):
+    """The UUIDv4 text of 122 random bits."""
+    return (f'{b >> 90:08x}-{(b >> 74) & 0xffff:04x}-{0x4000 | ((b >> 62) & 0xfff):04x}-'
+            f'{0x8000 | ((b >> 48) & 0x3fff):04x}-{b & 0xffffffffffff:012x}')
+
+
 class User:
     def __init__(self, uid, tz, dst, weight, start_day, rng):
         self.uid, self.tz, self.dst, self.weight, self.start_day = uid, tz, dst, weight, start_day
@@ -134,8 +141,9 @@ class User:
 class Generator:
     """Simulates the users day by day and yields (timestamp ms, family, line) in time order."""
 
-    def __init__(self, rng, users, days, end_ms, events):
+    def __init__(self, rng, users, days, end_ms, events, key_rng=None):
         self.rng, self.users, self.days, self.end_ms, self.events = rng, users, days, end_ms, events
+        self.key_bits = key_rng.getrandbits if key_rng else None
         self.rand, self.bits = rng.random, rng.getrandbits
         self.out = []
         self.emitted = 0
@@ -146,13 +154,15 @@ class Generator:
 
     # ids
     def uuid7(self, ms):
+        """The id of an event at ms: UUIDv7 of ms, or with --key v4 a random UUIDv4 (drawn from a
+        stream of its own, so that the events are the same whichever key is asked for)."""
         b = self.bits(74)
+        if self.key_bits:
+            return uuid4_text(self.key_bits(122))
         return f'{ms >> 16:08x}-{ms & 0xffff:04x}-{0x7000 | (b & 0xfff):04x}-{0x8000 | ((b >> 12) & 0x3fff):04x}-{b >> 26:012x}'
 
     def uuid4(self):
-        b = self.bits(122)
-        return (f'{b >> 90:08x}-{(b >> 74) & 0xffff:04x}-{0x4000 | ((b >> 62) & 0xfff):04x}-'
-                f'{0x8000 | ((b >> 48) & 0x3fff):04x}-{b & 0xffffffffffff:012x}')
+        return uuid4_text(self.bits(122))
 
     # the days
     def __iter__(self):
@@ -467,6 +477,8 @@ def main():
     ap.add_argument('--gzip', action='store_true', help='gzip the output (also implied by a .gz name)')
     ap.add_argument('--bad-lines', type=int, default=0)
     ap.add_argument('--duplicates', type=int, default=0)
+    ap.add_argument('--key', choices=['v7', 'v4'], default='v7',
+                    help='event ids: UUIDv7 of the event time (default) or random UUIDv4')
     a = ap.parse_args()
     if not a.out or (a.events is None and a.users is None):
         ap.error('give --out and --events N or --users U (with --days D)')
@@ -479,7 +491,8 @@ def main():
         path = os.path.join(path, f'events-{a.seed}.' + ('ndjson' if a.format == 'ndjson' else 'json'))
     if a.gzip and not path.endswith('.gz') and path != '-':
         path += '.gz'
-    gen = Generator(rng, make_users(rng, a.seed, users, days), days, parse_instant(a.end), events)
+    key_rng = random.Random(f'v4-{a.seed}') if a.key == 'v4' else None
+    gen = Generator(rng, make_users(rng, a.seed, users, days), days, parse_instant(a.end), events, key_rng)
     codes = REJECTION_CODES if a.format == 'ndjson' else REJECTION_CODES[1:]
     write_lines(path, a.format, with_noise(gen, events, a.bad_lines, a.duplicates, rng, gen, codes), a.gzip)
     if gen.emitted < events:

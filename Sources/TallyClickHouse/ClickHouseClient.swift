@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TallyKit
+import TallySupport
 
 /// A small synchronous client of ClickHouse's HTTP interface: queries answer in
 /// `TabSeparatedWithNamesAndTypes`, inserts send gzip-compressed `JSONEachRow` bodies, and a

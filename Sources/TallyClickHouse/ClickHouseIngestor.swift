@@ -26,6 +26,10 @@ public final class ClickHouseIngestor {
 
     /// Counts since this ingestor was created.
     public private(set) var counts = IngestCounts()
+    /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
+    /// keep their file, line, element and code only, as `Ingestor.rejectedLinesKeptInFull`.
+    public var rejectedLinesKeptInFull = 1000
+    private var rawRejectionsLeft = Int.max
     private let client: ClickHouseClient
     private let batchSize: Int
     private var pending: [Pending] = []
@@ -44,7 +48,9 @@ public final class ClickHouseIngestor {
     /// Reads one event file (or `-` for stdin) and stores its records; returns this file's counts.
     public func ingest(file path: String, onRejection: Ingestor.RejectionHandler,
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
-        try ingest(try EventFileReader(path: path), onRejection: onRejection, onProgress: onProgress)
+        rawRejectionsLeft = rejectedLinesKeptInFull
+        defer { rawRejectionsLeft = .max }
+        return try ingest(try EventFileReader(path: path), onRejection: onRejection, onProgress: onProgress)
     }
 
     /// Reads every record of `reader` and stores them; returns the counts of this input.
@@ -52,18 +58,26 @@ public final class ClickHouseIngestor {
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         let before = counts
         var seen = 0
-        try reader.forEachRecord { record in
-            let origin = RecordOrigin(file: reader.path, line: record.line, element: record.index)
-            switch Ingestor.validate(record.bytes, malformed: record.malformed) {
-            case .failure(let rejection):
-                keep(rejection, raw: record.bytes, origin: origin)
-                onRejection(origin, rejection)
-            case .success(let event):
-                add(event)
+        do {
+            try reader.forEachRecord { record in
+                try Ingestor.validate(record) { piece, result in
+                    let origin = RecordOrigin(file: reader.path, line: piece.line, element: piece.index)
+                    switch result {
+                    case .failure(let rejection):
+                        keep(rejection, raw: piece.bytes, origin: origin)
+                        onRejection(origin, rejection)
+                    case .success(let event):
+                        add(event)
+                    }
+                    if batchIsFull { try flush() }
+                }
+                seen += 1
+                if seen % 8192 == 0 { onProgress(reader.bytesRead, reader.totalBytes) }
             }
-            if batchIsFull { try flush() }
-            seen += 1
-            if seen % 8192 == 0 { onProgress(reader.bytesRead, reader.totalBytes) }
+        } catch let error as EventFileError {
+            // The input is damaged part way (a truncated gzip): store the whole records before it.
+            try flush()
+            throw error
         }
         try flush()
         onProgress(reader.bytesRead, reader.totalBytes)
@@ -93,15 +107,17 @@ public final class ClickHouseIngestor {
     /// Counts a rejected record and queues its line for `rejected_lines`.
     func keep(_ rejection: EventRejection, raw: UnsafeRawBufferPointer, origin: RecordOrigin) {
         counts.rejected += 1
+        let whole = rawRejectionsLeft > 0
+        if whole { rawRejectionsLeft -= 1 }
         var row = RowWriter()
         row.text("file", origin.file)
         row.number("line", Int64(origin.line))
         row.number("element", Int64(origin.element ?? -1))
         row.text("code", rejection.code.rawValue)
-        row.text("field", rejection.field)
-        row.text("message", rejection.message)
-        row.text("event_key", rejection.eventKey)
-        row.text("raw", String(decoding: raw, as: UTF8.self))
+        row.text("field", whole ? rejection.field : nil)
+        row.text("message", whole ? rejection.message : "")
+        row.text("event_key", whole ? rejection.eventKey : nil)
+        row.text("raw", whole ? String(decoding: raw, as: UTF8.self) : "")
         rejectedRows.append(contentsOf: row.finish().utf8)
     }
 

@@ -1,5 +1,6 @@
 import TallyEvents
 import TallyQuery
+import TallyStore
 
 /// Computes every documented report (`metrics.md`) on a ClickHouse server from the event
 /// tables, running `queries/clickhouse/*.sql`; the answers are the same model values as the
@@ -13,9 +14,10 @@ public final class ClickHouseReports: ReportBackend {
         self.client = client
     }
 
-    /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders.
+    /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders; one
+    /// not given throws (strict binding: a misspelled name never reads as "all users").
     func run(_ name: String, _ parameters: [String: QueryValue]) throws -> ClickHouseResult {
-        try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters))
+        try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters, strict: true))
     }
 
     /// The text of `queries/clickhouse/NAME.sql`.
@@ -33,13 +35,27 @@ public final class ClickHouseReports: ReportBackend {
         try today(context)
     }
 
-    /// Runs read-only SQL with `{name:Type}` placeholders; the server refuses a statement that writes.
-    public func adHoc(_ sql: String, parameters: [String: QueryValue]) throws -> GroupedReport {
+    /// Runs read-only SQL with `{name:Type}` placeholders. A statement that does not begin with
+    /// a reading keyword is refused here (`AdHocStatement`); the server refuses writes, settings
+    /// and table functions (`readonly = 1`, sent after every other setting) and stops a statement
+    /// that runs past `interrupter`'s time limit (`max_execution_time`, whole seconds, at least 1).
+    public func adHoc(_ sql: String, parameters: [String: QueryValue], interrupter: StatementInterrupter? = nil) throws -> GroupedReport {
+        guard AdHocStatement.isReading(sql) else { throw QueryError.writeRefused(sql) }
+        var settings = ["readonly": "1"]
+        if let limit = interrupter?.timeLimit {
+            settings["max_execution_time"] = String(max(1, Int((Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18).rounded(.up))))
+        }
         let result: ClickHouseResult
         do {
-            result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: ["readonly": "2"])
+            result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: settings)
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") && message.contains("Table functions") {
+            throw AdHocRefused(reason: "table functions such as url(), remote() and file() are not allowed in ad hoc SQL")
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") && message.contains("SET query") {
+            throw AdHocRefused(reason: "settings cannot be changed in ad hoc SQL")
         } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") {
             throw QueryError.writeRefused(sql)
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 159,") && interrupter?.timeLimit != nil {
+            throw StatementInterrupted(cause: .timeLimit(interrupter?.timeLimit ?? .zero))
         }
         return GroupedReport(columns: result.names.map { ReportColumn($0, role: .measure) }, rows: result.rows)
     }

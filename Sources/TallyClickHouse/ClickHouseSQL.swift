@@ -38,8 +38,9 @@ public enum ClickHouseSQL {
     }
 
     /// `sql` with every `{name:Type}` placeholder replaced by the literal of `parameters[name]`.
-    /// A missing parameter is NULL, allowed only for `Nullable(…)` types.
-    public static func bind(_ sql: String, _ parameters: [String: QueryValue]) throws -> String {
+    /// A missing parameter throws when `strict` (a misspelled name is one; the reports bind
+    /// strictly), else is NULL, allowed only for `Nullable(…)` types (ad hoc SQL).
+    public static func bind(_ sql: String, _ parameters: [String: QueryValue], strict: Bool = false) throws -> String {
         let s = Array(sql.unicodeScalars)
         var out = String.UnicodeScalarView()
         var i = 0
@@ -64,6 +65,9 @@ public enum ClickHouseSQL {
                 while j + 1 < s.count, !(s[j] == "*" && s[j + 1] == "/") { j += 1 }
                 copy(until: j + 2)
             } else if c == "{", let (name, type, end) = placeholder(s, at: i) {
+                if strict, parameters[name] == nil {
+                    throw QueryError.invalidParameter(name: name, message: "the query takes {\(name):\(type)}, which was not given")
+                }
                 out.append(contentsOf: try value(parameters[name] ?? .null, as: type, name: name).unicodeScalars)
                 i = end
             } else {

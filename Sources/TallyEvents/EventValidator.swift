@@ -42,20 +42,20 @@ public enum EventValidator {
         }
     }
 
-    /// The event's family decided in the order of `events.md`, then its fields.
+    /// The event's family decided in the order of `events.md`, then its fields. A key whose
+    /// value is `null` counts as absent here too.
     private static func event(_ fields: EventFieldReader) throws(EventRejection) -> Event {
-        let object = fields.object
-        if object.contains("eventName") {
+        if fields.value("eventName") != nil {
             return try observability(fields)
         }
-        if object.contains("feedbackType") {
+        if fields.value("feedbackType") != nil {
             return try feedback(fields)
         }
         let eventType = fields.value("eventType")
         if let eventType, eventType.isString("exposure") {
             return try exposure(fields)
         }
-        guard object.contains("materialId") else {
+        guard fields.value("materialId") != nil else {
             throw EventRejection(code: .invalidEventType, message: "The object is of no event family: it has no eventName, "
                 + "no feedbackType, no eventType \"exposure\" and no materialId with a reading eventType")
         }
@@ -71,8 +71,25 @@ public enum EventValidator {
     /// The idempotency key if it is a non-empty string: `id` for feedback, `eventId` otherwise
     /// (either for an object of no family).
     private static func idempotencyKey(_ fields: EventFieldReader) -> String? {
-        let isFeedback = !fields.object.contains("eventName") && fields.object.contains("feedbackType")
+        let isFeedback = fields.value("eventName") == nil && fields.value("feedbackType") != nil
         let key = isFeedback ? fields.value("id")?.string : fields.value("eventId")?.string ?? fields.value("id")?.string
         return key?.isEmpty == false ? key : nil
     }
+}
+
+// MARK: - Fields every family shares
+
+extension EventValidator {
+    /// The fields every family shares, and the members `known` (the family's own keys) leaves over.
+    static func common(_ fields: EventFieldReader, known: JSONKeySet) throws(EventRejection) -> EventCommon {
+        EventCommon(
+            userId: try fields.optionalString("userId") ?? "",
+            timezoneOffsetMinutes: Int(try fields.optionalInteger("clientTimezoneOffsetMinutes", in: -720...840) ?? 0),
+            platform: try fields.optionalString("platform"),
+            appVersion: try fields.optionalString("appVersion"),
+            extraJSON: fields.object.otherMembersText(known: known))
+    }
+
+    /// The keys every family shares.
+    static let commonKeys = ["userId", "clientTimezoneOffsetMinutes", "platform", "appVersion"]
 }

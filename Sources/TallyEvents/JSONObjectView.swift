@@ -89,3 +89,50 @@ public struct JSONObjectView {
                       range: member.keyStart - 1..<member.keyStart + member.keyLength + 1).string ?? ""
     }
 }
+
+// MARK: - Every member
+
+extension JSONObjectView {
+    /// Calls `body` with every member's decoded key and value, in input order; a repeated key
+    /// comes once, with its last value (as `self[key]` reads it).
+    public func forEachMember(_ body: (String, JSONValueView) throws -> Void) rethrows {
+        var lastIndex: [String: Int] = [:]
+        var keys: [String] = []
+        keys.reserveCapacity(table.count)
+        for index in 0..<table.count {
+            let member = table[index]
+            let key = member.keyEscaped
+                ? decodedKey(member)
+                : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[member.keyStart..<member.keyStart + member.keyLength]), as: UTF8.self)
+            keys.append(key)
+            lastIndex[key] = index
+        }
+        for index in 0..<table.count where lastIndex[keys[index]] == index {
+            let member = table[index]
+            try body(keys[index], JSONValueView(bytes: bytes, kind: member.kind, flags: member.valueFlags,
+                                                range: member.valueStart..<member.valueEnd))
+        }
+    }
+}
+
+// MARK: - Other members
+
+extension JSONObjectView {
+    /// The members whose key is not in `known`, copied verbatim into the text of one JSON
+    /// object, in input order; nil when every member's key is known.
+    public func otherMembersText(known: JSONKeySet) -> String? {
+        var text: [UInt8] = []
+        for index in 0..<table.count {
+            let member = table[index]
+            let isKnown = member.keyEscaped
+                ? known.contains(decodedKey(member))
+                : known.contains(bytes.baseAddress! + member.keyStart, count: member.keyLength)
+            if isKnown { continue }
+            text.append(text.isEmpty ? 0x7B : 0x2C) // { or ,
+            text.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(member.keyStart - 1)..<member.valueEnd]))
+        }
+        guard !text.isEmpty else { return nil }
+        text.append(0x7D) // }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

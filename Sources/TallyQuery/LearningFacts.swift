@@ -89,8 +89,8 @@ package struct LearningFacts {
     package func continueLearning() -> ContinueLearning? {
         let candidates = materials.values.filter { $0.completions == 0 }
         let best = candidates.max { a, b in
-            if a.last.isNewer(than: b.last) { return false }
-            if b.last.isNewer(than: a.last) { return true }
+            if a.last.isLater(than: b.last) { return false }
+            if b.last.isLater(than: a.last) { return true }
             return b.materialId.utf8.lexicographicallyPrecedes(a.materialId.utf8)
         }
         return best.map {

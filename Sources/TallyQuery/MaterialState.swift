@@ -16,9 +16,15 @@ package struct MaterialState {
         }
 
         func isNewer(than other: Newest) -> Bool {
-            if ts != other.ts { return ts > other.ts }
-            if seq != other.seq { return seq > other.seq }
+            if isLater(than: other) { return true }
+            if other.isLater(than: self) { return false }
             return other.key.utf8.lexicographicallyPrecedes(key.utf8)
+        }
+
+        /// Later by timestamp, then sequence only: how two materials compare (`metrics.md`,
+        /// continue-learning: their idempotency keys are not compared).
+        func isLater(than other: Newest) -> Bool {
+            ts != other.ts ? ts > other.ts : seq > other.seq
         }
     }
 

@@ -1,4 +1,5 @@
 import TallyEvents
+import TallyStore
 
 /// Where reports are computed: the embedded SQLite store (`SQLiteReports`) or a ClickHouse server.
 /// Every backend answers with the same model values, so rendering is shared and two backends'
@@ -22,8 +23,9 @@ public protocol ReportBackend: AnyObject {
     func latency(event: String, field: String, by: String, user: String?) throws -> GroupedReport
     /// Counts of events named `event` per value of `by`, most frequent first.
     func top(event: String, by: String, limit: Int, user: String?) throws -> GroupedReport
-    /// Runs read-only SQL in the backend's own dialect with named parameters.
-    func adHoc(_ sql: String, parameters: [String: QueryValue]) throws -> GroupedReport
+    /// Runs read-only SQL in the backend's own dialect with named parameters, reading the store's
+    /// own tables only; `interrupter` bounds its run (its time limit; SQLite also its `cancel()`).
+    func adHoc(_ sql: String, parameters: [String: QueryValue], interrupter: StatementInterrupter?) throws -> GroupedReport
     /// The rejected lines (of one file, or all).
     func rejected(file: String?) throws -> GroupedReport
     /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).

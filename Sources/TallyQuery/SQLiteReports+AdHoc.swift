@@ -1,13 +1,17 @@
 import TallyStore
 
 extension SQLiteReports {
-    /// Runs read-only SQL with named parameters (`:name`); a statement that writes is refused.
-    public func adHoc(_ sql: String, parameters: [String: QueryValue] = [:]) throws -> GroupedReport {
-        let statement = try database.prepare(sql)
+    /// Runs read-only SQL with named parameters (`:name`) under `ReadOnlyAuthorizer`: a statement
+    /// that writes, attaches, sets a pragma or opens a transaction is refused before it runs.
+    /// `interrupter` bounds its run (`StatementInterrupted` when it stops it).
+    public func adHoc(_ sql: String, parameters: [String: QueryValue] = [:], interrupter: StatementInterrupter? = nil) throws -> GroupedReport {
+        let statement = try database.prepareAdHoc(sql)
         guard statement.isReadOnly else { throw QueryError.writeRefused(sql) }
         try statement.bind(named: parameters.mapValues(SQLValue.init))
         let columns = (0..<statement.columnCount).map { ReportColumn(statement.columnName($0), role: .measure) }
-        let rows = try statement.allRows().map { $0.map(ReportValue.init) }
+        let rows = try (interrupter ?? StatementInterrupter(timeLimit: nil)).run(on: database) {
+            try statement.allRows().map { $0.map(ReportValue.init) }
+        }
         return GroupedReport(columns: columns, rows: rows)
     }
 

@@ -13,13 +13,18 @@ public final class SQLiteReports: ReportBackend {
     }
 
     /// Runs bundled query `name` with named parameters; rows are handed to `body` one by one.
+    /// A parameter of the query missing from `parameters` throws (strict binding, as GRDB's
+    /// `setArguments`): bound as NULL it would read as "all users".
     func run(_ name: String, _ parameters: [String: QueryValue], _ body: (Statement) throws -> Void) throws {
         let statement: Statement
         if let cached = statements[name] {
             statement = cached
         } else {
-            statement = try database.prepare(try QueryLibrary.sql(name))
+            statement = try database.prepare(try QueryLibrary.sql(name), name: "queries/\(name).sql")
             statements[name] = statement
+        }
+        if let missing = statement.parameterNames.first(where: { parameters[$0] == nil }) {
+            throw QueryError.invalidParameter(name: missing, message: "queries/\(name).sql takes :\(missing), which was not given")
         }
         try statement.bind(named: parameters.mapValues(SQLValue.init))
         defer { statement.reset() }
@@ -48,6 +53,8 @@ public final class SQLiteReports: ReportBackend {
     }
 }
 
+// MARK: - SQLite values
+
 extension SQLValue {
     /// The SQLite value of a query parameter.
     init(_ value: QueryValue) {
@@ -56,6 +63,19 @@ extension SQLValue {
         case .int(let v): self = .int(v)
         case .double(let v): self = .double(v)
         case .text(let v): self = .text(v)
+        }
+    }
+}
+
+extension ReportValue {
+    /// The report value of an SQL value; the empty blob that stands for "none" in rollup keys is null.
+    init(_ value: SQLValue) {
+        switch value {
+        case .null: self = .null
+        case .int(let v): self = .int(v)
+        case .double(let v): self = .double(v)
+        case .text(let v): self = .text(v)
+        case .emptyBlob: self = .null
         }
     }
 }

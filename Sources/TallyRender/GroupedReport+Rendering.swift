@@ -1,3 +1,4 @@
+import TallyEvents
 import TallyQuery
 
 extension GroupedReport {

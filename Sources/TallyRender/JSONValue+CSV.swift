@@ -1,3 +1,5 @@
+import TallyEvents
+
 extension JSONValue {
     /// The value as a CSV field (before quoting): strings and numbers as JSON writes them but
     /// unquoted, `null` as an empty field, containers as their JSON text.

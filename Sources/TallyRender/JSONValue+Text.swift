@@ -14,6 +14,8 @@ extension JSONValue {
         switch self {
         case .null:
             out += "null"
+        case .bool(let value):
+            out += value ? "true" : "false"
         case .int(let value):
             out += String(value)
         case .double(let value):

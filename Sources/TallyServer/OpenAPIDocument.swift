@@ -82,7 +82,7 @@ enum OpenAPIDocument {
 
     private static func query(_ name: String, in location: String = "query", required: Bool, _ description: String,
                               schema: [(key: String, value: JSONValue)]) -> JSONValue {
-        .object([("name", .string(name)), ("in", .string(location)), ("required", .verbatim(required ? "true" : "false")),
+        .object([("name", .string(name)), ("in", .string(location)), ("required", .bool(required)),
                  ("description", .string(description)), ("schema", .object(schema))])
     }
 

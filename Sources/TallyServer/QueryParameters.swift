@@ -30,34 +30,6 @@ struct QueryParameters: Sendable {
     }
 
     private static func decode(_ text: Substring) throws -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"):
-                bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    throw APIError.invalidParameter("The query string has a % not followed by two hex digits.")
-                }
-                bytes.append(high << 4 | low)
-            default:
-                bytes.append(byte)
-            }
-        }
-        guard let string = String(validating: bytes, as: UTF8.self) else {
-            throw APIError.invalidParameter("The query string is not UTF-8 once decoded.")
-        }
-        return string
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        try PercentDecoding.decode(text, plusIsSpace: true, place: "The query string")
     }
 }

@@ -41,7 +41,7 @@ final class ReaderPool: Sendable {
     /// The rows of the saved query `name` (in the backend's dialect), without parameters.
     func saved(_ name: String) async throws -> GroupedReport {
         try await withReports { reports in
-            try reports.adHoc(try reports.savedQuery(name), parameters: [:])
+            try reports.adHoc(try reports.savedQuery(name), parameters: [:], interrupter: nil)
         }
     }
 }

@@ -15,15 +15,26 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Whether `/sql` runs ad hoc read-only SQL.
     public var allowSQL: Bool
+    /// The longest one `/sql` statement may run before it is stopped (408).
+    public var sqlTimeout: Duration
+    /// Threads of their own that run `/sql` statements, at most one each at a time (503 beyond).
+    public var sqlThreads: Int
     /// Threads that run queries and validate bodies (the writer has its own).
     public var workerThreads: Int
+    /// How long a connection may stay without a complete request head, or idle between requests,
+    /// before it is closed.
+    public var idleTimeout: Duration
+    /// The most connections open at once; beyond it new ones wait until one closes.
+    public var maxConnections: Int
     /// The clock: milliseconds since the Unix epoch, for reports asked without `now=`.
     public var nowMs: @Sendable () -> Int64
 
     /// Creates a configuration.
     public init(storePath: String, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                 corsOrigins: [String] = [], maxBodyBytes: Int = 16 << 20, allowSQL: Bool = false,
-                workerThreads: Int = 4, nowMs: @escaping @Sendable () -> Int64) {
+                sqlTimeout: Duration = .seconds(5), sqlThreads: Int = 2,
+                workerThreads: Int = 4, idleTimeout: Duration = .seconds(15), maxConnections: Int = 32_768,
+                nowMs: @escaping @Sendable () -> Int64) {
         self.storePath = storePath
         self.host = host
         self.port = port
@@ -31,7 +42,11 @@ public struct ServerConfiguration: Sendable {
         self.corsOrigins = corsOrigins
         self.maxBodyBytes = maxBodyBytes
         self.allowSQL = allowSQL
+        self.sqlTimeout = sqlTimeout
+        self.sqlThreads = sqlThreads
         self.workerThreads = workerThreads
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
         self.nowMs = nowMs
     }
 }

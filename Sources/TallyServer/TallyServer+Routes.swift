@@ -1,12 +1,14 @@
 import Hummingbird
+import NIOCore
 import TallyQuery
 import TallyRender
+import TallyStore
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {
     /// Every endpoint of `api.md`, behind CORS, the JSON error shape and the token check.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<TallyRequestContext> {
+        let router = Router(context: TallyRequestContext.self)
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CORSPolicyMiddleware(origins: configuration.corsOrigins))
         }
@@ -27,7 +29,7 @@ extension TallyServer {
             router.get(RouterPath(endpoint.path)) { request, context in
                 var path: [String: String] = [:]
                 for parameter in definition.parameters where parameter.isPath {
-                    path[parameter.name] = try context.parameters.require(parameter.name)
+                    path[parameter.name] = try PercentDecoding.pathParameter(context.parameters, parameter.name)
                 }
                 return try await self.read(request, extra: definition.queryParameters) { parameters in
                     try definition.question(try ReadRequest.arguments(of: definition, query: parameters, path: path))
@@ -35,7 +37,7 @@ extension TallyServer {
             }
         }
         router.get("/learning/users") { request, _ in try await self.users(request) }
-        router.get("/sql") { request, _ in try await self.sql(request) }
+        router.get("/sql") { request, context in try await self.sql(request, channel: context.channel) }
 
         router.post("/learning/reading-events/batch") { request, _ in
             Self.json(try await self.ingest(request, label: "POST /learning/reading-events/batch", shape: .batchObject).json)
@@ -96,19 +98,31 @@ extension TallyServer {
     }
 
     /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
-    /// `report sql … --format json` prints.
-    func sql(_ request: Request) async throws -> Response {
+    /// `report sql … --format json` prints. 408 past `--sql-timeout`, 503 when every `/sql`
+    /// thread is busy, 400 for SQL that is refused or does not compile. The statement stops
+    /// when the client on `channel` goes away.
+    func sql(_ request: Request, channel: any Channel) async throws -> Response {
         guard configuration.allowSQL else {
             throw APIError(status: .forbidden, code: "SQL_DISABLED", message: "Ad hoc SQL is off; start the server with --allow-sql.")
         }
         let parameters = try QueryParameters(request.uri.query)
         try parameters.requireOnly(["q"])
         let sql = try ReadRequest.required(parameters, "q")
+        let interrupter = StatementInterrupter(timeLimit: configuration.sqlTimeout)
+        let registration = disconnects.whenGone(channel) { interrupter.cancel() }
+        defer { disconnects.remove(registration) }
         do {
-            let body = try await readers.withReports { reports in
-                Renderer(color: false).render(try reports.adHoc(sql, parameters: [:]), as: .json)
+            return Self.json(try await adHoc.json(sql, interrupter: interrupter))
+        } catch let error as StatementInterrupted {
+            guard case .timeLimit = error.cause else {
+                throw APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)
             }
-            return Self.json(body)
+            throw APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
+        } catch is AdHocRunner.Busy {
+            throw APIError(status: .serviceUnavailable, code: "SQL_BUSY", message: "Every ad hoc SQL thread is busy; try again in a few seconds.",
+                           headers: [.retryAfter: "\(max(1, configuration.sqlTimeout.components.seconds))"])
+        } catch let error as AdHocRefused {
+            throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
         } catch let error as QueryError {
             throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
         } catch {

@@ -1,6 +1,7 @@
 import Hummingbird
 import TallyEvents
 import TallyStore
+import TallySupport
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {
@@ -19,7 +20,7 @@ extension TallyServer {
         let saysGzip = encoding == "gzip" || encoding == "x-gzip"
         let chunk = try await threads.runIfActive {
             var body = raw
-            if EventFileReader.isGzip(body) {
+            if Gzip.isGzip(body) {
                 do {
                     guard let inflated = try EventFileReader.gunzip(body, limit: limit, name: label) else { throw Self.tooLarge(limit) }
                     body = inflated

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -19,6 +20,8 @@ public final class TallyServer: Sendable {
     let writer: StoreWriter
     let threads: NIOThreadPool
     let readers: ReaderPool
+    let adHoc: AdHocRunner
+    let disconnects = Disconnects()
     let versioning: any StoreVersioning
     let cache = AnswerCache()
     let health = HealthCounts()
@@ -46,6 +49,7 @@ public final class TallyServer: Sendable {
         threads = NIOThreadPool(numberOfThreads: max(1, configuration.workerThreads))
         threads.start()
         readers = ReaderPool(threads: threads, open: { try backend.makeReports() })
+        adHoc = AdHocRunner(threads: configuration.sqlThreads, open: { try backend.makeReports() })
         openAPI = try StaticDocument.openAPI()
         dashboard = try StaticDocument(resource: "dashboard", ext: "html", contentType: "text/html; charset=utf-8")
         instance = String(UInt64(bitPattern: configuration.nowMs()) ^ UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -54,12 +58,21 @@ public final class TallyServer: Sendable {
         self.logger = logger
     }
 
-    /// The application: the router on the configured address. `onListening` hears the bound
-    /// port once the server accepts connections (the port asked for, or the one picked for 0).
+    /// The application: the router on the configured address, closing connections idle past
+    /// `idleTimeout` (a request head never finished counts as idle) and holding at most
+    /// `maxConnections` open; at that limit the oldest connection without a request head makes
+    /// room for a new one. `onListening` hears the bound port once the server accepts
+    /// connections (the port asked for, or the one picked for 0).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let headless = HeadlessConnections(limit: configuration.maxConnections, logger: logger)
+        let disconnects = self.disconnects
+        return Application(
             router: router(),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [headless.handler(disconnects: disconnects)],
+                                                                     idleTimeout: TimeAmount(configuration.idleTimeout))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: ConnectionCap(limit: configuration.maxConnections, logger: logger)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -76,9 +89,11 @@ public final class TallyServer: Sendable {
         try await close()
     }
 
-    /// Stops the writer (after storing what is queued) and the worker threads.
+    /// Stops the writer (after storing what is queued), any `/sql` statement still running, and
+    /// the worker threads.
     public func close() async throws {
         writer.stop()
+        try await adHoc.close()
         try await threads.shutdownGracefully()
     }
 

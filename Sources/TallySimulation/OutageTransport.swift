@@ -1,4 +1,5 @@
 import TallyKit
+import TallySupport
 
 /// A transport that fails like a dead network while an outage is on and otherwise hands the
 /// batch to the transport it wraps.

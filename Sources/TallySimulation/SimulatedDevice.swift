@@ -1,6 +1,7 @@
 import Foundation
 import TallyEvents
 import TallyKit
+import TallySupport
 
 /// One launch of the app on a simulated device: the durable queue, the uploader and the
 /// trackers, all opened from the device's folders on the device's virtual clock. A new

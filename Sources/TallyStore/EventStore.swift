@@ -10,6 +10,7 @@ public final class EventStore {
     /// WAL lets readers go on while one writer ingests; `synchronous = FULL` makes every
     /// committed batch durable; 16 KiB pages suit rows appended in key order.
     public init(path: String) throws {
+        isImmutable = false
         database = try Database(path: path)
         try database.execute("""
             PRAGMA page_size = 16384;
@@ -22,15 +23,38 @@ public final class EventStore {
         try TallySchema.migrator.migrate(database)
     }
 
+    /// Whether the store was opened `immutable=1` because its folder cannot be written (see
+    /// `init(readingAt:)`); the caller tells the user so.
+    public let isImmutable: Bool
+
     /// Opens an existing store read-only: every write is refused by SQLite itself.
+    ///
+    /// A WAL store needs its `-shm` file, which a reader creates when missing; in a folder the
+    /// reader cannot write, that fails, and the store is opened `immutable=1` instead (no locks,
+    /// no `-shm`; a writer working on it at the same time would not be seen).
     public init(readingAt path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.missingStore(path: path)
         }
-        database = try Database(path: path, mode: .readOnly)
+        do {
+            database = try Self.openReading(path, mode: .readOnly)
+            isImmutable = false
+        } catch let error as DatabaseError where [SQLITE_CANTOPEN_CODE, SQLITE_READONLY_CODE].contains(error.code & 0xFF) {
+            database = try Self.openReading(path, mode: .immutable)
+            isImmutable = true
+        }
+    }
+
+    private static func openReading(_ path: String, mode: Database.Mode) throws -> Database {
+        let database = try Database(path: path, mode: mode)
         try database.execute("PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;")
         if try TallySchema.migrator.hasPendingMigrations(in: database) {
             throw StoreError.notATallyStore(path: path)
         }
+        return database
     }
 }
+
+/// `SQLITE_CANTOPEN` and `SQLITE_READONLY`: a file SQLite could not open or write (primary codes).
+private let SQLITE_CANTOPEN_CODE: Int32 = 14
+private let SQLITE_READONLY_CODE: Int32 = 8

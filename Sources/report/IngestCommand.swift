@@ -11,7 +11,9 @@ struct IngestCommand: ParsableCommand {
         discussion: """
             Rejected lines are reported on stderr as file:line: CODE: message, kept in the store \
             (see `report rejected`), and never stop the file. Events whose idempotency key is already \
-            stored are skipped as duplicates. Exit status 0 when every file was read.
+            stored are skipped as duplicates. A file that cannot be read to its end (a truncated gzip) \
+            keeps the records before the damage and the next files are still read. Exit status 0 when \
+            every file was read.
             """)
 
     @Argument(help: "Event files; - reads standard input.")
@@ -23,6 +25,10 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "table or json.")
     var format: OutputFormat = .table
 
+    @Option(name: .customLong("keep-rejected"),
+            help: "Rejected lines of each file kept whole in the store; later ones keep only file, line and code.")
+    var keepRejected = 1000
+
     @OptionGroup var storage: BackendOptions
 
     /// Rejections printed on stderr before the rest are only counted.
@@ -30,6 +36,7 @@ struct IngestCommand: ParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one file to ingest, or - for standard input.") }
+        guard keepRejected >= 0 else { throw ValidationError("--keep-rejected must be 0 or more, got \(keepRejected).") }
     }
 
     func run() throws {
@@ -43,7 +50,9 @@ struct IngestCommand: ParsableCommand {
         switch storage.backend {
         case .sqlite:
             do {
-                ingestor = try Ingestor(store: try EventStore(path: path))
+                let sqlite = try Ingestor(store: try EventStore(path: path))
+                sqlite.rejectedLinesKeptInFull = keepRejected
+                ingestor = sqlite
             } catch {
                 throw IngestFailure("Cannot write the store \(path): \(error).")
             }
@@ -51,24 +60,34 @@ struct IngestCommand: ParsableCommand {
             do {
                 let client = try storage.clickHouseClient()
                 try ClickHouseSchema.create(using: client)
-                ingestor = ClickHouseIngestor(client: client)
+                let clickHouse = ClickHouseIngestor(client: client)
+                clickHouse.rejectedLinesKeptInFull = keepRejected
+                ingestor = clickHouse
             } catch {
                 throw IngestFailure("Cannot write to ClickHouse: \(error)")
             }
         }
         var shown = 0
+        var unreadable: [String] = []
         for file in files {
             let size = file == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
             let bar = ProgressBar.make(label: (file as NSString).lastPathComponent, totalBytes: size)
             defer { bar?.finish() }
-            _ = try ingestor.ingest(file: file, onRejection: { origin, rejection in
-                shown += 1
-                guard shown <= Self.rejectionsShown else { return }
+            do {
+                _ = try ingestor.ingest(file: file, onRejection: { origin, rejection in
+                    shown += 1
+                    guard shown <= Self.rejectionsShown else { return }
+                    bar?.finish()
+                    Terminal.writeError("\(origin.label): \(rejection.code.rawValue): \(rejection.message)\n")
+                }, onProgress: { read, total in
+                    bar?.update(bytesRead: read, totalBytes: total)
+                })
+            } catch let error as EventFileError {
+                // The records before the damage are stored; the next files are still read.
                 bar?.finish()
-                Terminal.writeError("\(origin.label): \(rejection.code.rawValue): \(rejection.message)\n")
-            }, onProgress: { read, total in
-                bar?.update(bytesRead: read, totalBytes: total)
-            })
+                Terminal.writeError("\(error) The records before it are stored.\n")
+                unreadable.append(file)
+            }
         }
         let counts = ingestor.counts
         if shown > Self.rejectionsShown {
@@ -76,5 +95,9 @@ struct IngestCommand: ParsableCommand {
             Terminal.writeError("… and \(shown - Self.rejectionsShown) more rejected lines: see `report rejected \(store)`.\n")
         }
         Terminal.write(Renderer(color: Terminal.wantsColor(format: format)).render(counts, as: format))
+        if !unreadable.isEmpty {
+            throw IngestFailure("\(unreadable.count) of \(files.count) files could not be read to the end: "
+                                + unreadable.joined(separator: ", ") + ".")
+        }
     }
 }

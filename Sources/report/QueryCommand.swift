@@ -20,6 +20,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var options: ReportOptions
 
+    @OptionGroup var timeout: SQLTimeoutOption
+
     func run() throws {
         let reports = try options.reports()
         let sql: String
@@ -35,7 +37,7 @@ struct QueryCommand: ParsableCommand {
             let name = (query as NSString).lastPathComponent.replacingOccurrences(of: ".sql", with: "")
             sql = try reports.savedQuery(name)
         }
-        let report = try reports.adHoc(sql, parameters: QueryParameter.dictionary(parameters))
+        let report = try reports.adHoc(sql, parameters: QueryParameter.dictionary(parameters), interrupter: timeout.interrupter())
         Terminal.write(options.renderer().render(report, as: options.format))
     }
 

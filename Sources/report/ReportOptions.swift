@@ -48,8 +48,13 @@ struct ReportOptions: ParsableArguments {
     /// The report layer of the chosen backend: the store opened read-only, or the ClickHouse server.
     func reports() throws -> any ReportBackend {
         switch storage.backend {
-        case .sqlite: SQLiteReports(store: try EventStore(readingAt: storePath))
-        case .clickhouse: ClickHouseReports(client: try storage.clickHouseClient())
+        case .sqlite:
+            let store = try EventStore(readingAt: storePath)
+            if store.isImmutable {
+                Terminal.writeError("note: \(storePath) is in a folder that cannot be written; reading it immutable (a writer working on it now would not be seen).\n")
+            }
+            return SQLiteReports(store: store)
+        case .clickhouse: return ClickHouseReports(client: try storage.clickHouseClient())
         }
     }
 
@@ -61,3 +66,13 @@ struct ReportOptions: ParsableArguments {
 
 extension OutputFormat: ExpressibleByArgument {}
 extension WeekStart: ExpressibleByArgument {}
+
+// MARK: - Answering
+
+extension ReportOptions {
+    /// Answers `question` over the store in these options' context and format: the same step
+    /// `report serve` takes for its GET endpoints.
+    func answer(_ question: ReportQuestion, weekStart: WeekStart = .sunday) throws -> String {
+        try reports().answer(question, context: context, renderer: renderer(weekStart: weekStart), format: format)
+    }
+}

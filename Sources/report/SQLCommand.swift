@@ -13,8 +13,10 @@ struct SQLCommand: ParsableCommand {
 
     @OptionGroup var options: ReportOptions
 
+    @OptionGroup var timeout: SQLTimeoutOption
+
     func run() throws {
-        let report = try options.reports().adHoc(sql, parameters: QueryParameter.dictionary(parameters))
+        let report = try options.reports().adHoc(sql, parameters: QueryParameter.dictionary(parameters), interrupter: timeout.interrupter())
         Terminal.write(options.renderer().render(report, as: options.format))
     }
 }

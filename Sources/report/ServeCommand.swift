@@ -36,13 +36,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Answer ad hoc read-only SQL at GET /sql?q=….")
     var allowSQL = false
 
+    @OptionGroup var sqlTimeout: SQLTimeoutOption
+
     @Option(help: "Threads that run queries and validate bodies.")
     var threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    @Option(help: ArgumentHelp("Close a connection that sends no complete request head, or stays idle between requests, this long.", valueName: "seconds"))
+    var idleTimeout = 15.0
+
+    @Option(help: "The most connections open at once; beyond it new ones wait (default: 32768, lowered to fit the open-file limit).")
+    var maxConnections: Int?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port).") }
         guard Self.bytes(maxBody) != nil else { throw ValidationError("--max-body must be a positive size such as 16M or 1048576, got \"\(maxBody)\".") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads).") }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 3600 else { throw ValidationError("--idle-timeout must be more than 0 and at most 3600 seconds, got \(idleTimeout).") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections).") }
+        guard sqlTimeout.limit != nil else { throw ValidationError("--sql-timeout must be more than 0 for report serve: it bounds how long a stop can take.") }
         if let token = resolvedToken, token.isEmpty { throw ValidationError("The token must not be empty.") }
     }
 
@@ -62,6 +73,18 @@ struct ServeCommand: AsyncParsableCommand {
         return Int(text).flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// `--max-connections` (default 32768), lowered to what the open-file limit (raised to its
+    /// hard limit first) allows; a note says so when the limit asked for is lowered.
+    func connectionLimit() -> Int {
+        let wanted = maxConnections ?? 32_768
+        guard let files = FileLimit.raiseToHardLimit(), files - FileLimit.reserve < wanted else { return wanted }
+        let fitting = max(1, files - FileLimit.reserve)
+        if maxConnections != nil {
+            Terminal.writeError("note: --max-connections lowered from \(wanted) to \(fitting): the process may open at most \(files) files.\n")
+        }
+        return fitting
+    }
+
     func run() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, visionOS 1, *) else {
             throw ValidationError("report serve needs macOS 14 or later.")
@@ -69,7 +92,9 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             storePath: db ?? ProcessInfo.processInfo.environment["TALLY_DB"] ?? "tally.sqlite",
             host: host, port: port, token: resolvedToken, corsOrigins: corsOrigins,
-            maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL, workerThreads: threads,
+            maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL,
+            sqlTimeout: sqlTimeout.limit ?? .seconds(5), workerThreads: threads,
+            idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up))), maxConnections: connectionLimit(),
             nowMs: { Int64(Date().timeIntervalSince1970 * 1000) })
         let backend: any ServerBackend = switch storage.backend {
         case .sqlite: SQLiteServerBackend(path: configuration.storePath)

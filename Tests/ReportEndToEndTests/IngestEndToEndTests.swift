@@ -37,6 +37,24 @@ final class IngestEndToEndTests: XCTestCase {
         XCTAssertEqual(try result.json()["accepted"] as? Int, 4)
     }
 
+    func testATruncatedGzipKeepsItsWholeLinesAndTheNextFilesStillLoad() throws {
+        let files = try EventFiles()
+        let gz = try files.writeGzip("cut.ndjson", (0..<4000).map { EventFiles.reading($0) }.joined(separator: "\n"))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: gz))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: gz))
+        let next = try files.write("next.ndjson", (4000..<4010).map { EventFiles.reading($0) }.joined(separator: "\n"))
+        let result = try ReportBinary.run(["ingest", gz, next, "--db", files.path("t.sqlite"), "--format", "json"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("\(gz) is truncated gzip data"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("1 of 2 files could not be read to the end: \(gz)."), result.stderr)
+        let accepted = try XCTUnwrap(try result.json()["accepted"] as? Int)
+        XCTAssertGreaterThan(accepted, 1000, "the whole lines before the cut are stored")
+        XCTAssertLessThan(accepted, 4010)
+        let stored = try ReportBinary.run(["sql", "SELECT count(*) AS n FROM reading_events WHERE event_id IN ('r-4000', 'r-4009')",
+                                           "--db", files.path("t.sqlite"), "--format", "csv"])
+        XCTAssertTrue(stored.stdout.contains("2"), stored.stdout)
+    }
+
     func testUnreadableInputsAndStoresFailWithOneSentence() throws {
         let files = try EventFiles()
         let db = files.path("t.sqlite")

@@ -1,6 +1,7 @@
 import Foundation
 import TallyEvents
 import TallyKit
+import TallySupport
 import TallyTestSupport
 import XCTest
 

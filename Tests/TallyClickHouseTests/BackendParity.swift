@@ -22,9 +22,9 @@ enum BackendParity {
         func same<T: Equatable>(_ name: String, _ body: (any ReportBackend) throws -> T) throws {
             XCTAssertEqual(try body(actual), try body(expected), name, file: file, line: line)
         }
-        let users = try expected.adHoc("SELECT DISTINCT user_id FROM reading_events ORDER BY 1", parameters: [:]).rows
+        let users = try expected.adHoc("SELECT DISTINCT user_id FROM reading_events ORDER BY 1", parameters: [:], interrupter: nil).rows
             .compactMap { row -> String? in if case .text(let user) = row[0] { return user } else { return nil } }
-        let materials = try expected.adHoc("SELECT DISTINCT material_id FROM reading_events ORDER BY 1 LIMIT 3", parameters: [:]).rows
+        let materials = try expected.adHoc("SELECT DISTINCT material_id FROM reading_events ORDER BY 1 LIMIT 3", parameters: [:], interrupter: nil).rows
             .compactMap { row -> String? in if case .text(let material) = row[0] { return material } else { return nil } }
         XCTAssertFalse(users.isEmpty, file: file, line: line)
         for user in [nil] + users.map(Optional.some) {

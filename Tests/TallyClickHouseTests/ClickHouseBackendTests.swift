@@ -42,6 +42,20 @@ final class ClickHouseBackendTests: XCTestCase {
         XCTAssertEqual(try reports.rejected(file: "body.ndjson").rows.first?[3], .text("INVALID_TIMESTAMP"))
     }
 
+    func testContinueLearningTiesGoToTheSmallerMaterialId() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        // Same timestamp and sequence: the smaller materialId wins, whatever the keys.
+        let body = Array("""
+            {"eventId":"z-key","materialId":"alpha","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":5}
+            {"eventId":"a-key","materialId":"zeta","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":5}
+            """.utf8)
+        _ = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: body, name: "ties.ndjson"), onRejection: { _, _ in })
+        let answer = try ClickHouseReports(client: client).continueLearning(ReportContext(nowMs: BackendParity.now))
+        XCTAssertEqual(answer?.materialId, "alpha")
+    }
+
     func testLiteralsRoundTripThroughTheServerUnchanged() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }

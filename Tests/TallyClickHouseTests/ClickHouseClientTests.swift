@@ -1,5 +1,5 @@
 import TallyClickHouse
-import TallyKit
+import TallySupport
 import XCTest
 
 /// The client's behaviour without a server: retries with backoff, and clear failures.

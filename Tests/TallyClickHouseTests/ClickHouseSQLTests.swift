@@ -39,6 +39,12 @@ final class ClickHouseSQLTests: XCTestCase {
             """)
     }
 
+    func testStrictBindingRefusesAMissingOrMisspelledParameter() throws {
+        XCTAssertThrowsError(try ClickHouseSQL.bind("{user:Nullable(String)}", [:], strict: true))
+        XCTAssertThrowsError(try ClickHouseSQL.bind("{user:Nullable(String)}", ["usr": .text("u")], strict: true))
+        XCTAssertEqual(try ClickHouseSQL.bind("{user:Nullable(String)}", ["user": .null], strict: true), "NULL")
+    }
+
     func testTypesAreChecked() throws {
         XCTAssertEqual(try ClickHouseSQL.bind("{n:UInt64}", ["n": .int(5)]), "5")
         XCTAssertEqual(try ClickHouseSQL.bind("{n:Int64}", ["n": .int(-5)]), "(-5)")

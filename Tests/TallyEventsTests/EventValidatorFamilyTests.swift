@@ -27,6 +27,23 @@ struct EventValidatorFamilyTests {
         #expect(Validation.event(nulls) == .reading(expected))
     }
 
+    @Test("a null family field is absent: eventName, feedbackType and materialId decide nothing")
+    func nullFamilyFields() {
+        guard case .reading(let reading) = Validation.event(Validation.reading(#""eventName":null,"feedbackType":null"#)) else {
+            Issue.record("a reading event with a null eventName is not a reading event")
+            return
+        }
+        #expect(reading.eventId == "r-1")
+        #expect(reading.kind == .heartbeat)
+        guard case .feedback(let feedback) = Validation.event(Validation.feedback(#""eventName":null"#)) else {
+            Issue.record("feedback with a null eventName is not feedback")
+            return
+        }
+        #expect(feedback.id == "f-1")
+        #expect(Validation.rejection(#"{"eventId":"e","materialId":null,"eventType":"heartbeat"}"#)?.code == .invalidEventType)
+        #expect(Validation.rejection(#"{"eventId":"e","eventName":null,"feedbackType":null}"#)?.eventKey == "e")
+    }
+
     @Test("knows every reading event type", arguments: ReadingEvent.Kind.allCases)
     func readingKinds(_ kind: ReadingEvent.Kind) {
         guard case .reading(let event) = Validation.event(Validation.reading("\"eventType\":\"\(kind.rawValue)\"")) else {
@@ -162,9 +179,10 @@ struct EventValidatorFamilyTests {
         #expect(Validation.event(Validation.feedback(#""eventType":"exposure","materialId":"m""#))?.family == .feedback)
         #expect(Validation.event(Validation.exposure(#""materialId":"m""#))?.family == .exposure)
         #expect(Validation.event(Validation.exposure(#""eventType":"exp\u006fsure""#))?.family == .exposure)
-        // A present key decides, whatever its value: these are observability and feedback events missing fields.
-        #expect(Validation.rejection(Validation.reading(#""eventName":null"#))?.field == "timestamp")
+        // A key with a value decides, whatever the rest: this is a feedback event missing its id.
         #expect(Validation.rejection(Validation.reading(#""feedbackType":"like""#))?.field == "id")
+        // A null key is absent and decides nothing.
+        #expect(Validation.event(Validation.reading(#""eventName":null"#))?.family == .reading)
     }
 
     @Test("ignores unknown fields, lets the last repeated key win, tolerates CRLF")

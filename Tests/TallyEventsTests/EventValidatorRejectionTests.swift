@@ -94,12 +94,11 @@ struct EventValidatorRejectionTests {
         #expect(Validation.rejection(null)?.field == key)
     }
 
-    @Test("tells a reading event by the presence of materialId, null included")
+    @Test("tells a reading event by its materialId; null is absent")
     func materialIdPresence() {
         let absent = Validation.reading().replacing("\"materialId\":", with: "\"_materialId\":")
         #expect(Validation.rejection(absent)?.code == .invalidEventType)
-        #expect(Validation.rejection(Validation.reading(#""materialId":null"#))?.code == .missingField)
-        #expect(Validation.rejection(Validation.reading(#""materialId":null"#))?.field == "materialId")
+        #expect(Validation.rejection(Validation.reading(#""materialId":null"#))?.code == .invalidEventType)
     }
 
     @Test("rejects wrong types and ranges as INVALID_FIELD", arguments: [
@@ -194,13 +193,11 @@ struct EventValidatorRejectionTests {
         (Validation.feedback(#""context":{"modelInfo":"m","feedPosition":1}"#), "context.impressionId"),
         (Validation.feedback(#""context":{"impressionId":"i","feedPosition":1}"#), "context.modelInfo"),
         (Validation.feedback(#""context":{"impressionId":"i","modelInfo":"m","feedPosition":null}"#), "context.feedPosition"),
-        (Validation.feedback(#""feedbackType":null"#), "feedbackType"),
         (Validation.feedback(#""timestamp":null"#), "timestamp"),
         (#"{"timestamp":1,"feedbackType":"like","context":{}}"#, "id"),
         (#"{"eventId":"x","eventType":"exposure","pageInstanceId":"p","itemId":"i"}"#, "clientTimestampMs"),
         (Validation.exposure(#""itemId":null"#), "itemId"),
         (#"{"eventId":"o","eventName":"e","sessionId":"s"}"#, "timestamp"),
-        (Validation.observability(#""eventName":null"#), "eventName"),
         (#"{"timestamp":1,"eventName":"e","sessionId":"s"}"#, "eventId"),
     ])
     func missingField(_ line: String, _ field: String) {
@@ -217,6 +214,9 @@ struct EventValidatorRejectionTests {
         (#"{"materialId":"m","eventType":5}"#, .invalidEventType),
         (#"{"materialId":"m","eventType":"Heartbeat"}"#, .invalidEventType),
         (#"{"eventType":"Exposure","eventId":"e"}"#, .invalidEventType),
+        // A null family field is absent: these belong to no family.
+        (Validation.feedback(#""feedbackType":null"#), .invalidEventType),
+        (Validation.observability(#""eventName":null"#), .invalidEventType),
         ("", .invalidJSON), ("{\"a\":1}}", .invalidJSON), ("{\"eventId\":\"e\u{1}\"}", .invalidJSON),
     ])
     func notEvents(_ line: String, _ code: RejectionCode) {

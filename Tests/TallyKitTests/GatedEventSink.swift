@@ -1,5 +1,6 @@
 import TallyEvents
 import TallyKit
+import TallySupport
 
 /// A sink whose events become durable only when the test says so (or fail with its error):
 /// lets a test look at what happens while a caller waits, without sleeping.

@@ -1,6 +1,6 @@
 import Foundation
+import TallySupport
 import Testing
-import TallyKit
 
 struct GzipTests {
     @Test func gunzipReadsBackWhatWasCompressed() throws {

@@ -1,5 +1,6 @@
 import TallyEvents
 import TallyKit
+import TallySupport
 import Testing
 
 struct ReadingTrackerTests {

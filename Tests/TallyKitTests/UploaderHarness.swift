@@ -1,5 +1,6 @@
 import Foundation
 import TallyEvents
+import TallySupport
 import TallyTestSupport
 @testable import TallyKit
 

@@ -82,6 +82,21 @@ final class FeedReportTests: XCTestCase {
         XCTAssertEqual(counted.rows.count, 3)
     }
 
+    func testANumberBeyondADoubleIsLeftOutOfLatencyAndCountedByItsTextInTop() throws {
+        let lines = [
+            F.observed("v1", name: "view_loaded", properties: #"{"load_duration_ms":100,"app_version":"1.0"}"#),
+            F.observed("v2", name: "view_loaded", properties: #"{"load_duration_ms":1e999,"app_version":"1.0"}"#),
+            F.observed("v3", name: "view_loaded", properties: #"{"load_duration_ms":-1e999,"app_version":1e999}"#),
+            F.observed("v4", name: "view_loaded", properties: #"{"app_version":"1.0"}"#),
+            F.observed("v5", name: "view_loaded", properties: #"{"load_duration_ms":null}"#),
+        ]
+        let reports = SQLiteReports(store: try F(lines).store)
+        let latency = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "app_version")
+        XCTAssertEqual(latency.rows, [[.text("1.0"), .int(1), .int(100), .int(100), .int(100), .int(100)]])
+        let top = try reports.top(event: "view_loaded", by: "load_duration_ms", limit: 10)
+        XCTAssertEqual(top.rows, [[.null, .int(2)], [.int(100), .int(1)], [.text("-1e999"), .int(1)], [.text("1e999"), .int(1)]])
+    }
+
     func testUserNarrowsFeedAndObservabilityReportsToTheirEvents() throws {
         let lines = [
             F.exposure("x1", user: "u1", pageInstance: "p1", item: "i1", impression: "imp1", ts: 1),

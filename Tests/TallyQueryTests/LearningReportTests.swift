@@ -83,6 +83,21 @@ final class LearningReportTests: XCTestCase {
         XCTAssertEqual(try reports.progress(ReportContext(user: "u", nowMs: now), materialId: "none").status, .notStarted)
     }
 
+    func testContinueLearningTiesGoToTheSmallerMaterialIdNotTheLargerKey() throws {
+        // Same timestamp and sequence: the smaller materialId wins; keys are not compared.
+        let lines = [
+            F.reading("z-key", material: "alpha", ts: F.ms(hours: -1)),
+            F.reading("a-key", material: "zeta", ts: F.ms(hours: -1)),
+        ]
+        let reports = SQLiteReports(store: try F(lines).store)
+        XCTAssertEqual(try reports.continueLearning(ReportContext(user: "u", nowMs: now))?.materialId, "alpha")
+        let swapped = [
+            F.reading("a-key", material: "alpha", ts: F.ms(hours: -1)),
+            F.reading("z-key", material: "zeta", ts: F.ms(hours: -1)),
+        ]
+        XCTAssertEqual(try SQLiteReports(store: try F(swapped).store).continueLearning(ReportContext(nowMs: now))?.materialId, "alpha")
+    }
+
     func testAllUsersTogetherMergeMaterialsAcrossUsers() throws {
         let lines = [
             F.reading("1", user: "a", material: "shared", ts: F.ms(hours: -3), delta: 20),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyEvents
 import TallyQuery
 @testable import TallyRender
 
@@ -91,5 +92,11 @@ import TallyQuery
         let line = Renderer(color: false).render(report, as: .table).split(separator: "\n")[2]
         #expect(String(line) == String(repeating: "长", count: 39) + "…")
         #expect(String(line).displayWidth == 79)
+    }
+
+    /// The one JSONValue of TallyEvents, as the answers lay it out: members in their order.
+    @Test func jsonTextForPeopleKeepsTheMembersOrderAndWritesBooleans() {
+        let value = JSONValue.object([("z", .bool(true)), ("a", .array([.bool(false), .verbatim("{\"p\":1}")]))])
+        #expect(value.text == "{\n  \"z\": true,\n  \"a\": [false, {\"p\":1}]\n}")
     }
 }

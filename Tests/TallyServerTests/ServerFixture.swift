@@ -11,13 +11,14 @@ final class ServerFixture: Sendable {
     let clock = NIOLockedValueBox<Int64>(ServerFixture.ms())
     let configuration: ServerConfiguration
 
-    init(token: String? = nil, corsOrigins: [String] = [], maxBodyBytes: Int = 1 << 20, allowSQL: Bool = false) throws {
+    init(token: String? = nil, corsOrigins: [String] = [], maxBodyBytes: Int = 1 << 20, allowSQL: Bool = false,
+         sqlTimeout: Duration = .seconds(5)) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         storePath = directory.appendingPathComponent("s.sqlite").path
         let clock = self.clock
         configuration = ServerConfiguration(storePath: storePath, token: token, corsOrigins: corsOrigins, maxBodyBytes: maxBodyBytes,
-                                            allowSQL: allowSQL, workerThreads: 2, nowMs: { clock.withLockedValue { $0 } })
+                                            allowSQL: allowSQL, sqlTimeout: sqlTimeout, workerThreads: 2, nowMs: { clock.withLockedValue { $0 } })
     }
 
     deinit {

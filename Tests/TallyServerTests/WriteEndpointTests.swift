@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import TallyKit
+import TallySupport
 import Testing
 @testable import TallyServer
 
@@ -27,6 +27,24 @@ import Testing
             let again = try await client.post("/learning/reading-events/batch", body).json()
             #expect(again["accepted"] as? Int == 0)
             #expect(again["duplicates"] as? [String] == ["e1", "e1"])
+        }
+    }
+
+    @Test func aDamagedBatchAccountsForEveryEventAfterTheDamage() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let events = (0..<100).map { $0 == 50 ? #"{"eventId":"r50"# : ServerFixture.reading("r\($0)", ts: 1) }
+            let answer = try await client.post("/events", "[" + events.joined(separator: ",") + "]").json()
+            #expect(answer["accepted"] as? Int == 99)
+            let rejected = try #require(answer["rejected"] as? [[String: Any]])
+            #expect(rejected.count == 1)
+            #expect(rejected.first?["index"] as? Int == 50)
+            #expect(rejected.first?["code"] as? String == "INVALID_JSON")
+
+            let stray = "[" + ServerFixture.reading("s1", ts: 1) + "], " + ServerFixture.reading("s2", ts: 1) + "]"
+            let strayAnswer = try await client.post("/events", stray).json()
+            #expect(strayAnswer["accepted"] as? Int == 2)
+            #expect((strayAnswer["rejected"] as? [[String: Any]])?.count == 1)
         }
     }
 

@@ -91,6 +91,42 @@ final class IngestorTests: XCTestCase {
         XCTAssertEqual(try store.database.scalarInt("SELECT line FROM rejected_lines WHERE raw = 'garbage'"), 2)
     }
 
+    func testRejectedLinesBeyondTheCapKeepTheirPositionAndCodeOnly() throws {
+        let store = try store()
+        let path = directory.appendingPathComponent("garbage.ndjson").path
+        try Data((1...5).map { "junk \($0)" }.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        for _ in 0..<2 {
+            let ingestor = try Ingestor(store: store)
+            ingestor.rejectedLinesKeptInFull = 2
+            XCTAssertEqual(try ingestor.ingest(file: path, onRejection: { _, _ in }), IngestCounts(rejected: 5))
+        }
+        let rows = try store.database.prepare("SELECT line, code, message <> '', raw FROM rejected_lines ORDER BY line").allRows()
+        XCTAssertEqual(rows, [
+            [.int(1), .text("INVALID_JSON"), .int(1), .text("junk 1")],
+            [.int(2), .text("INVALID_JSON"), .int(1), .text("junk 2")],
+            [.int(3), .text("INVALID_JSON"), .int(0), .text("")],
+            [.int(4), .text("INVALID_JSON"), .int(0), .text("")],
+            [.int(5), .text("INVALID_JSON"), .int(0), .text("")],
+        ])
+    }
+
+    func testATruncatedGzipKeepsEveryWholeLineBeforeTheDamage() throws {
+        let store = try store()
+        let lines = (0..<3000).map { reading("e\($0)", ts: 1_700_000_000_000 + Int64($0)) }
+        let whole = InputFixtures.gzip(Array(lines.joined(separator: "\n").utf8))
+        let path = directory.appendingPathComponent("cut.ndjson.gz").path
+        try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: path))
+        let ingestor = try Ingestor(store: store)
+        XCTAssertThrowsError(try ingestor.ingest(file: path, onRejection: { _, _ in })) { error in
+            guard case .truncatedGzip(let file, _)? = error as? EventFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(file, path)
+        }
+        let stored = Int(try store.database.scalarInt("SELECT count(*) FROM reading_events") ?? 0)
+        XCTAssertGreaterThan(stored, 1000)
+        XCTAssertEqual(stored, ingestor.counts.accepted)
+        XCTAssertEqual(ingestor.counts.rejected, 0, "the cut line is not a rejected event")
+    }
+
     func testAnUncommittedBatchLeavesNoTrace() throws {
         let store = try store()
         let ingestor = try Ingestor(store: store, batchSize: 100)

@@ -85,10 +85,18 @@ final class InputBatchTests: XCTestCase {
         XCTAssertEqual(cuts, [Cut(#"{"a":1}"#, line: 1, index: 0), Cut(#"{"b":"]}"#, line: 1, index: 1, malformed: true)])
     }
 
-    func testDataAfterTheBatchIsReportedOnce() throws {
+    func testDataAfterTheBatchIsReportedAndReadAsMoreElements() throws {
         let text = "[{\"a\":1}]\n\n[{\"b\":2}]\n{\"c\":3}\n"
         let cuts = try InputFixtures.assertChunkingInvariant(Array(text.utf8))
-        XCTAssertEqual(cuts, [Cut(#"{"a":1}"#, line: 1, index: 0), Cut(#"[{"b":2}]"#, line: 3, index: nil, malformed: true)])
+        XCTAssertEqual(cuts, [Cut(#"{"a":1}"#, line: 1, index: 0), Cut("", line: 3, index: nil, malformed: true),
+                              Cut(#"{"b":2}"#, line: 3, index: 1), Cut("", line: 4, index: nil, malformed: true),
+                              Cut(#"{"c":3}"#, line: 4, index: 2)])
+    }
+
+    func testAStrayClosingBracketDoesNotEndTheInput() throws {
+        let cuts = try InputFixtures.assertChunkingInvariant(Array(#"[{"a":1}], {"b":2}, {"c":3}]"#.utf8))
+        XCTAssertEqual(cuts, [Cut(#"{"a":1}"#, line: 1, index: 0), Cut("", line: 1, index: nil, malformed: true),
+                              Cut(#"{"b":2}"#, line: 1, index: 1), Cut(#"{"c":3}"#, line: 1, index: 2)])
     }
 
     func testUnclosedBatchObject() throws {

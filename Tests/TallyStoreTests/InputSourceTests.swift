@@ -47,6 +47,18 @@ final class InputSourceTests: XCTestCase {
         }
     }
 
+    func testBinaryDataIsFoundWhateverTheReadSize() throws {
+        // Found by fuzzing: the sniffed sample was one read, so a small read (a pipe) missed
+        // the binary byte that a whole 64 KiB sample holds.
+        var bytes = Array(String(repeating: "text ", count: 40).utf8)
+        bytes.append(0)
+        for chunkSize in [16, 64, 1 << 20] {
+            XCTAssertThrowsError(try EventFileReader(bytes: bytes, name: "data", chunkSize: chunkSize), "chunk size \(chunkSize)") { error in
+                XCTAssertEqual(error as? EventFileError, .notText(file: "data", offset: 200, byte: 0))
+            }
+        }
+    }
+
     func testMissingFileAndDirectory() throws {
         XCTAssertThrowsError(try EventFileReader(path: "/nonexistent/events.ndjson")) { error in
             XCTAssertEqual("\(error)", "Cannot open /nonexistent/events.ndjson: No such file or directory.")

@@ -12,11 +12,11 @@ public final class ServeProcess: @unchecked Sendable {
     private let output: Pipe
 
     /// Starts `report serve --port PORT arguments…` (0: a free port) and waits for its
-    /// "listening on" line.
-    public init(_ arguments: [String], port: Int = 0, environment: [String: String] = [:]) throws {
+    /// "listening on" line; its log goes to `stderr`.
+    public init(_ arguments: [String], port: Int = 0, environment: [String: String] = [:], stderr: FileHandle = .nullDevice) throws {
         output = Pipe()
         process = try ReportBinary.start(["serve", "--port", String(port)] + arguments, environment: environment,
-                                         stdout: output.fileHandleForWriting)
+                                         stdout: output.fileHandleForWriting, stderr: stderr)
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let byte = output.fileHandleForReading.readData(ofLength: 1)

@@ -1,3 +1,5 @@
+import TallySupport
+
 /// A clock that moves only when told to: for tests and simulations.
 public final class ManualClock: TallyClock {
     private let current: Locked<Int64>

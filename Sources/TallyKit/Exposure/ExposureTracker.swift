@@ -1,4 +1,5 @@
 import TallyEvents
+import TallySupport
 
 /// Detects exposures on one page instance and sends them to an ``EventSink``
 /// (`exposure-detection`): an item is exposed when at least 2/3 of its area stays visible for

@@ -139,3 +139,10 @@ public final class FeedbackViewModel {
         }
     }
 }
+
+// MARK: - SwiftUI
+
+#if canImport(Combine)
+/// SwiftUI observes the model's `state` through its `@Published` wrapper.
+extension FeedbackViewModel: ObservableObject {}
+#endif

@@ -1,3 +1,5 @@
+import TallyEvents
+
 /// Where a recommended item was shown: what every reaction on it is attributed to.
 ///
 /// The feed creates one per displayed item and hands it to the item's ``FeedbackViewModel``;
@@ -45,7 +47,7 @@ public struct RecommendationContext: Sendable, Equatable {
             "feedPosition": .int(Int64(feedPosition)),
         ]
         if !businessPayload.isEmpty {
-            members["businessPayload"] = .object(businessPayload)
+            members["businessPayload"] = .object(sorting: businessPayload)
         }
         return JSONValue.objectText(members)
     }

@@ -1,3 +1,5 @@
+import TallyEvents
+
 extension ObservabilityTracker {
     /// Records `view_loaded` with `view_name` and `load_duration_ms`, the event and field the
     /// latency report reads by default (`report latency --event view_loaded --field load_duration_ms`).

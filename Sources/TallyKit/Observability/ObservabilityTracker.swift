@@ -1,4 +1,5 @@
 import TallyEvents
+import TallySupport
 
 /// Records named app events with free-form properties (`view_loaded`, `api_request_failed`, …)
 /// as observability events, for the latency and top reports.

@@ -1,5 +1,6 @@
 import Foundation
 import TallyEvents
+import TallySupport
 
 /// The durable upload queue every kit enqueues into: one per app, shared by all families.
 ///

@@ -1,4 +1,5 @@
 import TallyEvents
+import TallySupport
 
 /// An in-memory ``EventSink`` that keeps every event in order: durable at once, for tests
 /// of code that produces events.

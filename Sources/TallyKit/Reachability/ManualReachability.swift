@@ -1,3 +1,5 @@
+import TallySupport
+
 /// Reachability set by hand, for tests and simulations.
 public final class ManualReachability: Reachability {
     private let state = Locked<(reachable: Bool, observers: [@Sendable (Bool) -> Void])>((true, []))

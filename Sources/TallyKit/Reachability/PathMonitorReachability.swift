@@ -1,6 +1,7 @@
 #if canImport(Network)
 import Foundation
 import Network
+import TallySupport
 
 /// Reachability from `NWPathMonitor` (Apple platforms). Its state is behind a lock; the monitor
 /// is only touched at creation and in `deinit`.

@@ -1,3 +1,5 @@
+import TallySupport
+
 /// A ``ReadingStateStore`` in memory: for tests and simulations, where a "relaunch" is a new
 /// tracker on the same store.
 public final class InMemoryReadingStateStore: ReadingStateStore {

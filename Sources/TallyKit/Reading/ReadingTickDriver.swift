@@ -1,3 +1,5 @@
+import TallySupport
+
 /// Calls ``ReadingTracker/tick()`` every second while started: the production timer of a
 /// reading tracker. Tests and simulations call `tick()` themselves instead.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TallyEvents
+import TallySupport
 
 /// Turns a reader's life cycle into reading events: sessions, heartbeats of active time,
 /// debounced positions, mark-as-read (`ios-learning-collection-design`).

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import TallyEvents
+import TallySupport
 
 /// Inserts batches into a ClickHouse table over its HTTP interface:
 /// `POST /?query=INSERT INTO <db.table> FORMAT JSONEachRow`, gzip body

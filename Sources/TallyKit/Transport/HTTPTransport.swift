@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TallySupport
 
 /// POSTs batches to an HTTP endpoint over `URLSession`, gzip-compressed
 /// (`Content-Encoding: gzip`). A timeout or lost connection throws, so the batch is retried.

@@ -1,3 +1,5 @@
+import TallySupport
+
 /// A scripted destination for tests and simulations: it records every request and answers from
 /// a script, then with 200 "all accepted" once the script is used up.
 public final class InMemoryTransport: UploadTransport {

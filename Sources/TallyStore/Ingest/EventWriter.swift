@@ -1,9 +1,11 @@
 import TallyEvents
 
-/// Inserts validated events into their family's table; the unique key index makes a second
-/// event with a stored idempotency key a no-op (`INSERT OR IGNORE`), so the first stored wins.
+/// Inserts validated events: first the compact key into `event_keys`, where a stored key makes
+/// the insert a no-op (`INSERT OR IGNORE`, so the first stored wins); only a new key appends the
+/// event's row to its family's table.
 final class EventWriter {
     private let database: Database
+    private let key: Statement
     private let reading: Statement
     private let feedback: Statement
     private let exposure: Statement
@@ -11,29 +13,31 @@ final class EventWriter {
 
     init(database db: Database) throws {
         database = db
+        key = try db.prepare("INSERT OR IGNORE INTO event_keys (key) VALUES (?)")
         reading = try db.prepare("""
-            INSERT OR IGNORE INTO reading_events (event_id, user_id, session_id, material_id, event_type, ts_ms, tz_minutes,
+            INSERT INTO reading_events (event_id, user_id, session_id, material_id, event_type, ts_ms, tz_minutes,
                 local_date, sequence, active_seconds, progress, position, target_type, title, knowledge_base_id,
                 platform, app_version, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         feedback = try db.prepare("""
-            INSERT OR IGNORE INTO feedback_events (id, user_id, ts_ms, tz_minutes, local_date, feedback_type, reason,
+            INSERT INTO feedback_events (id, user_id, ts_ms, tz_minutes, local_date, feedback_type, reason,
                 impression_id, model_info, feed_position, item_id, context, platform, app_version, extra)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         exposure = try db.prepare("""
-            INSERT OR IGNORE INTO exposure_events (event_id, user_id, ts_ms, tz_minutes, local_date, page_id,
+            INSERT INTO exposure_events (event_id, user_id, ts_ms, tz_minutes, local_date, page_id,
                 page_instance_id, item_id, impression_id, model_info, feed_position, visible_ratio, dwell_ms,
                 platform, app_version, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         observability = try db.prepare("""
-            INSERT OR IGNORE INTO observability_events (event_id, user_id, ts_ms, tz_minutes, local_date, event_name,
+            INSERT INTO observability_events (event_id, user_id, ts_ms, tz_minutes, local_date, event_name,
                 session_id, properties, platform, app_version, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
     /// Inserts `event`; false when its idempotency key was already stored.
     func insert(_ event: Event, localDate: String) throws -> Bool {
+        guard try isNew(event) else { return false }
         let statement: Statement
         switch event {
         case .reading(let e):
@@ -107,6 +111,21 @@ final class EventWriter {
         }
         try statement.step()
         statement.reset()
+        return true
+    }
+
+    /// Stores the event's key; false when it was stored already.
+    private func isNew(_ event: Event) throws -> Bool {
+        let family: UInt8
+        switch event {
+        case .reading: family = EventKey.reading
+        case .feedback: family = EventKey.feedback
+        case .exposure: family = EventKey.exposure
+        case .observability: family = EventKey.observability
+        }
+        EventKey.withCompact(event.idempotencyKey, family: family) { key.bindBlob($0, at: 1) }
+        try key.step()
+        key.reset()
         return database.changes == 1
     }
 }

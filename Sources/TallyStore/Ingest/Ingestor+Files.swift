@@ -9,10 +9,16 @@ extension Ingestor {
     ///
     /// One thread reads and validates while this one stores, so parsing and SQLite overlap.
     /// `onRejection` hears about every rejected record in input order; `onProgress` gets the
-    /// bytes read so far and the file's size when known.
+    /// bytes read so far and the file's size when known. The first `rejectedLinesKeptInFull`
+    /// rejected lines of the file are kept whole, later ones by code and position only.
+    ///
+    /// - Throws: `EventFileError` when the file cannot be read to its end (a truncated or
+    ///   corrupt gzip, a read error): every record read before the damage is stored first.
     public func ingest(file path: String, onRejection: RejectionHandler,
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         let before = counts
+        rawRejectionsLeft = rejectedLinesKeptInFull
+        defer { rawRejectionsLeft = .max }
         let reader = try EventFileReader(path: path)
         let queue = ChunkQueue(capacity: 4)
         let finished = DispatchSemaphore(value: 0)
@@ -34,6 +40,8 @@ extension Ingestor {
                     }
                     onProgress(chunk.bytesRead, reader.totalBytes)
                 case .failure(let error):
+                    // The records read before the damage are whole: keep them.
+                    try commit()
                     throw error
                 case .end:
                     break loop
@@ -69,7 +77,10 @@ extension Ingestor {
         } catch is Stopped {
             return
         } catch {
-            queue.put(.failure(error))
+            chunk.bytesRead = reader.bytesRead
+            if queue.put(.chunk(chunk)) {
+                queue.put(.failure(error))
+            }
         }
     }
 }

@@ -18,6 +18,12 @@ public final class Ingestor {
     private var dateCache: (day: Int, text: String) = (Int.min, "")
     /// Counts since this ingestor was created.
     public private(set) var counts = IngestCounts()
+    /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
+    /// keep their file, line, element and code only (`message` and `raw` empty), so a file of
+    /// garbage cannot blow up the store. Request bodies, bounded in size, are always kept whole.
+    public var rejectedLinesKeptInFull = 1000
+    /// Whole rejected lines the current file may still keep.
+    var rawRejectionsLeft = Int.max
 
     /// Creates an ingestor writing into `store`, committing every `batchSize` records.
     public init(store: EventStore, batchSize: Int = 20_000) throws {
@@ -110,14 +116,16 @@ public final class Ingestor {
 
     private func keep(_ rejection: EventRejection, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws {
         let s = rejectedLines
+        let whole = rawRejectionsLeft > 0
+        if whole { rawRejectionsLeft -= 1 }
         s.bind(origin.file, at: 1)
         s.bind(Int64(origin.line), at: 2)
         s.bind(origin.element.map(Int64.init), at: 3)
         s.bind(rejection.code.rawValue, at: 4)
-        s.bind(rejection.field, at: 5)
-        s.bind(rejection.message, at: 6)
-        s.bind(rejection.eventKey, at: 7)
-        s.bindText(raw, at: 8)
+        s.bind(whole ? rejection.field : nil, at: 5)
+        s.bind(whole ? rejection.message : "", at: 6)
+        s.bind(whole ? rejection.eventKey : nil, at: 7)
+        s.bindText(whole ? raw : UnsafeBufferPointer(start: nil, count: 0), at: 8)
         try s.step()
         s.reset()
     }

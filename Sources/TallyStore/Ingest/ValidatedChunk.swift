@@ -27,11 +27,14 @@ public struct ValidatedChunk: Sendable {
         bytes.reserveCapacity(capacity * 512)
     }
 
-    /// Copies `record` in and validates it, as `ingest` does.
+    /// Validates `record` and copies it in, as `ingest` does; a damaged batch element becomes
+    /// the records found in it (`Ingestor.validate(_:_:)`), each with its own line and position.
     public mutating func append(_ record: EventFileReader.Record, origin: RecordOrigin) {
-        let start = bytes.count
-        bytes.append(contentsOf: record.bytes)
-        entries.append(Entry(result: Ingestor.validate(record.bytes, malformed: record.malformed), origin: origin,
-                             range: start..<bytes.count))
+        Ingestor.validate(record) { piece, result in
+            let start = bytes.count
+            bytes.append(contentsOf: piece.bytes)
+            entries.append(Entry(result: result, origin: RecordOrigin(file: origin.file, line: piece.line, element: piece.index),
+                                 range: start..<bytes.count))
+        }
     }
 }

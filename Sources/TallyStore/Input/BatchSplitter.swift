@@ -3,16 +3,21 @@
 /// end is found without parsing it and elements may span chunks.
 ///
 /// The array's content is cut at the commas at its own depth; each piece, trimmed of
-/// whitespace, is one element. Structural damage becomes a record flagged `malformed`.
+/// whitespace, is one element. Structural damage becomes a record flagged `malformed`; data
+/// after the end of the batch (a stray `]`, a second array) is reported once and read on as
+/// more elements, so that nothing after the damage is silently dropped.
 struct BatchSplitter: RecordSplitter {
     private enum Phase {
         /// Inside the array, between or within elements.
         case elements
         /// After the `events` array, skipping the rest of the batch object.
         case restOfObject
+        /// After an element too long to hold: looking, byte by byte, for the next `{` that can
+        /// only start an element (after a `,`, `}` or `]`), where reading resumes.
+        case seeking
         /// After the batch: only whitespace may follow.
         case trailing
-        /// The rest of the input is ignored.
+        /// The input has ended.
         case finished
     }
 
@@ -39,16 +44,23 @@ struct BatchSplitter: RecordSplitter {
     private var problem: String?
     /// A `,` came after the previous element, so a `]` now closes an empty element.
     private var afterComma = false
-    /// The element was reported as too long; its remaining bytes are dropped.
-    private var skipping = false
+    /// While seeking: the last non-blank byte seen.
+    private var seekPrevious: UInt8 = 0
+    /// Data came after the end of the batch and is read as more elements.
+    private var reopened = false
+    /// The bytes are a piece of a damaged element, not a whole batch: no `]` is expected.
+    private let isFragment: Bool
 
     /// Starts at `offset`, just after the array's `[`, on line `line`; `isObject` when the
-    /// array is the `events` value of a batch object.
-    init(offset: Int, line: Int, isObject: Bool, maxRecordBytes: Int) {
+    /// array is the `events` value of a batch object. A `fragment` is the content of a damaged
+    /// element cut again, whose elements are numbered from `firstIndex`.
+    init(offset: Int, line: Int, isObject: Bool, maxRecordBytes: Int, fragment firstIndex: Int? = nil) {
         position = offset
         self.line = line
         self.isObject = isObject
         self.maxRecordBytes = maxRecordBytes
+        isFragment = firstIndex != nil
+        index = firstIndex ?? 0
     }
 
     var keepFrom: Int { elementStart ?? position }
@@ -79,14 +91,20 @@ struct BatchSplitter: RecordSplitter {
                         inScalar = false
                         valueEnded = true
                     }
-                case UInt8(ascii: ","):
-                    try endElement(p, at: i, emit: emit)
-                    afterComma = true
-                case UInt8(ascii: "]"):
-                    if elementStart != nil || skipping || afterComma {
+                case UInt8(ascii: ","), UInt8(ascii: "]"):
+                    if let start = elementStart, i - start > maxRecordBytes {
+                        i = try seek(after: start, p, available: i - start, emit: emit)
+                        continue
+                    }
+                    if c == UInt8(ascii: ",") {
+                        try endElement(p, at: i, emit: emit)
+                        afterComma = true
+                        break
+                    }
+                    if elementStart != nil || afterComma {
                         try endElement(p, at: i, emit: emit)
                     }
-                    if isObject {
+                    if isObject && !reopened {
                         phase = .restOfObject
                         depth = 1
                     } else {
@@ -109,6 +127,19 @@ struct BatchSplitter: RecordSplitter {
                     }
                 }
                 i += 1
+            case .seeking:
+                let c = p[i]
+                if c == UInt8(ascii: "{")
+                    && (seekPrevious == UInt8(ascii: ",") || seekPrevious == UInt8(ascii: "}") || seekPrevious == UInt8(ascii: "]")) {
+                    phase = .elements
+                    continue
+                }
+                if c == 0x0A {
+                    line += 1
+                } else if !c.isBlank {
+                    seekPrevious = c
+                }
+                i += 1
             case .restOfObject:
                 i = skipNested(p, from: i, count: count)
                 if depth == 0 && !inString { phase = .trailing }
@@ -117,11 +148,9 @@ struct BatchSplitter: RecordSplitter {
                 if c == 0x0A {
                     line += 1
                 } else if !c.isBlank {
-                    // Report the stray data once its preview (up to its line's end) is complete.
-                    let available = UnsafeBufferPointer(start: p + i, count: min(count - i, Self.previewLimit))
-                    if available.count < Self.previewLimit && !available.contains(0x0A) { break scanning }
-                    try emitStrayData(p, at: i, count: count, emit: emit)
-                    break scanning
+                    try reopen(p, at: i, emit: emit)
+                    // A `,` after a stray `]`, or the `[` of a second array, is read as a separator.
+                    if c != UInt8(ascii: ",") && c != UInt8(ascii: "[") { continue }
                 }
                 i += 1
             case .finished:
@@ -130,11 +159,32 @@ struct BatchSplitter: RecordSplitter {
         }
         position = i
         if let start = elementStart, count - start > maxRecordBytes {
-            try emit(Self.tooLong("element", p, start: start, available: count - start, line: elementLine, index: index,
-                                  limit: maxRecordBytes))
-            elementStart = nil
-            skipping = true
+            position = try seek(after: start, p, available: count - start, emit: emit)
+            try scan(p, count: count, emit: emit)
         }
+    }
+
+    /// Reports the element at `start` as too long (a preview of its `available` bytes) and
+    /// seeks the next element from its second byte, so that damage which made it so long
+    /// (an object left open) does not hide the elements after it. Returns where to resume.
+    private mutating func seek(
+        after start: Int, _ p: UnsafePointer<UInt8>, available: Int, emit: (EventFileReader.Record) throws -> Void
+    ) rethrows -> Int {
+        try emit(Self.tooLong("element", p, start: start, available: available, line: elementLine, index: index,
+                              limit: maxRecordBytes))
+        line = elementLine
+        seekPrevious = p[start]
+        phase = .seeking
+        elementStart = nil
+        index += 1
+        depth = 0
+        inString = false
+        escaped = false
+        inScalar = false
+        valueEnded = false
+        problem = nil
+        afterComma = false
+        return start + 1
     }
 
     mutating func finish(
@@ -147,37 +197,37 @@ struct BatchSplitter: RecordSplitter {
                                line: elementLine, index: index, malformed: "the input ends inside this element"))
             } else {
                 if elementStart != nil { try endElement(p, at: count, emit: emit) }
-                try emit(.init(bytes: UnsafeRawBufferPointer(start: nil, count: 0), line: line, index: nil,
-                               malformed: "the batch array is not closed by ']'"))
+                if !isFragment && !reopened {
+                    try emit(.init(bytes: UnsafeRawBufferPointer(start: nil, count: 0), line: line, index: nil,
+                                   malformed: "the batch array is not closed by ']'"))
+                }
             }
         case .restOfObject:
             try emit(.init(bytes: UnsafeRawBufferPointer(start: nil, count: 0), line: line, index: nil,
                            malformed: "the batch object is not closed by '}'"))
-        case .trailing:
-            if position < count { try emitStrayData(p, at: position, count: count, emit: emit) }
-        case .finished:
+        case .seeking, .trailing, .finished:
             break
         }
         phase = .finished
     }
 
-    /// Reports the data at `i` after the end of the batch (a preview up to its line's end) and
-    /// ignores the rest of the input.
-    private mutating func emitStrayData(
-        _ p: UnsafePointer<UInt8>, at i: Int, count: Int, emit: (EventFileReader.Record) throws -> Void
+    /// Reports the data at `i` after the end of the batch (a stray `]`, a second array) and
+    /// reads on: what follows is taken as more elements rather than ignored.
+    private mutating func reopen(
+        _ p: UnsafePointer<UInt8>, at i: Int, emit: (EventFileReader.Record) throws -> Void
     ) rethrows {
-        let preview = UnsafeBufferPointer(start: p + i, count: min(count - i, Self.previewLimit))
-        let end = preview.firstIndex(of: 0x0A) ?? preview.count
-        try emit(.init(bytes: UnsafeRawBufferPointer(start: p + i, count: end), line: line, index: nil,
-                       malformed: "data after the end of the batch (the rest of the input is ignored)"))
-        phase = .finished
+        let what = p[i] == UInt8(ascii: ",") ? "a stray ']' closed the batch array early" : "data after the end of the batch"
+        try emit(.init(bytes: UnsafeRawBufferPointer(start: nil, count: 0), line: line, index: nil,
+                       malformed: what + "; what follows is read as more elements"))
+        phase = .elements
+        depth = 0
+        reopened = true
     }
 
     /// Notes a value starting at depth 0 at offset `i`: the element's start, or damage when
     /// the element already holds a value.
     @inline(__always)
     private mutating func beginToken(at i: Int) {
-        if skipping { return }
         if elementStart == nil {
             elementStart = i
             elementLine = line
@@ -198,17 +248,10 @@ struct BatchSplitter: RecordSplitter {
             valueEnded = false
             problem = nil
             afterComma = false
-            skipping = false
         }
-        if skipping { return }
         guard let start = elementStart else {
             try emit(.init(bytes: UnsafeRawBufferPointer(start: nil, count: 0), line: line, index: index,
                            malformed: "empty element in the batch array (a stray ',')"))
-            return
-        }
-        if i - start > maxRecordBytes {
-            try emit(Self.tooLong("element", p, start: start, available: i - start, line: elementLine, index: index,
-                                  limit: maxRecordBytes))
             return
         }
         var end = i
@@ -280,6 +323,11 @@ struct BatchSplitter: RecordSplitter {
                     depth -= 1
                     if depth == 0 {
                         valueEnded = true
+                        if c == UInt8(ascii: "]"), phase == .elements, let start = elementStart, p[start] == UInt8(ascii: "{") {
+                            // An object left open: this `]` closes the batch array, not the element.
+                            problem = problem ?? "an object is not closed before the ']' that ends the batch"
+                            return i - 1
+                        }
                         return i
                     }
                 case 0x0A:

@@ -16,5 +16,8 @@ extension EventFileReader {
         /// `the batch array is not closed by ']'`), or nil.
         /// The consumer rejects such a record as `INVALID_JSON` without parsing it.
         public let malformed: String?
+        /// The bytes are only the first ones of a line or element too long to hold; the reader
+        /// has already moved on to the next record, so they are not to be cut again.
+        public var isPreview = false
     }
 }

@@ -1,3 +1,5 @@
+import TallySupport
+
 /// Finds out how an input is laid out from its first bytes: gzip or not, then (after a BOM)
 /// whether the text is NDJSON, a batch array or a batch object (`events.md`).
 enum FormatDetector {
@@ -24,7 +26,7 @@ enum FormatDetector {
     ) throws -> Detection {
         try window.fill(from: raw, toAtLeast: 2)
         var source = raw
-        if window.count >= 2 && window.base[0] == 0x1F && window.base[1] == 0x8B {
+        if Gzip.isGzip(UnsafeBufferPointer(start: window.base, count: window.count)) {
             source = try GzipByteSource(compressed: raw, prefix: UnsafeRawBufferPointer(start: window.base, count: window.count),
                                         chunkSize: chunkSize, name: name)
             window.removeAll()
@@ -65,6 +67,8 @@ enum FormatDetector {
         // line is that line's problem); one that does not and holds binary bytes is no event file.
         let first = window.base[i]
         if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") {
+            // The whole sample, however many bytes one read gave (a pipe gives few).
+            try window.fill(from: source, toAtLeast: TextSniffer.sampleSize)
             let sample = UnsafeRawBufferPointer(start: window.base, count: min(window.count, TextSniffer.sampleSize))
             if let bad = TextSniffer.firstNonText(in: sample) {
                 throw EventFileError.notText(file: name, offset: consumed + bad, byte: window.base[bad])

@@ -28,6 +28,6 @@ extension RecordSplitter {
         _ what: String, _ base: UnsafePointer<UInt8>, start: Int, available: Int, line: Int, index: Int?, limit: Int
     ) -> EventFileReader.Record {
         .init(bytes: UnsafeRawBufferPointer(start: base + start, count: min(available, previewLimit)),
-              line: line, index: index, malformed: "\(what) longer than \(limit) bytes")
+              line: line, index: index, malformed: "\(what) longer than \(limit) bytes", isPreview: true)
     }
 }

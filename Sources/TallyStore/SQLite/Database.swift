@@ -11,6 +11,9 @@ public final class Database {
         case readWrite
         /// Read only: any write fails (`SQLITE_READONLY`), the file must exist.
         case readOnly
+        /// Read only, without locks or a `-shm` file (`immutable=1`): for a file nothing changes
+        /// while it is open, in a folder the reader cannot write. A `-wal` file is not read.
+        case immutable
     }
 
     let handle: OpaquePointer
@@ -24,10 +27,12 @@ public final class Database {
     public init(path: String, mode: Mode = .readWrite) throws {
         _ = Self.configured
         var db: OpaquePointer?
-        let flags = mode == .readOnly
-            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let flags = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        }
+        let rc = sqlite3_open_v2(mode == .immutable ? Self.immutableURI(path) : path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -43,19 +48,33 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
-    /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws {
+    /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x21, 0x7F...:
+                escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default:
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
+    }
+
+    /// Runs one or more statements that return no rows; `name` names them in errors.
+    public func execute(_ sql: String, name: String? = nil) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorMessage)
-            throw DatabaseError(code: rc, message: message, sql: sql)
+            throw DatabaseError(code: rc, message: message, sql: sql, statementName: name)
         }
     }
 
-    /// Compiles one statement.
-    public func prepare(_ sql: String) throws -> Statement {
+    /// Compiles one statement; `name` (such as `queries/learning_summary.sql`) names it in errors.
+    public func prepare(_ sql: String, name: String? = nil) throws -> Statement {
         var statement: OpaquePointer?
         let (rc, trailing) = sql.withCString { text -> (Int32, Bool) in
             var tail: UnsafePointer<CChar>?
@@ -64,13 +83,13 @@ public final class Database {
             return (rc, !rest.allSatisfy(\.isWhitespace) && !rest.hasPrefix(";"))
         }
         guard rc == SQLITE_OK, let statement else {
-            throw DatabaseError(code: rc, message: lastErrorMessage, sql: sql)
+            throw DatabaseError(code: rc, message: lastErrorMessage, sql: sql, statementName: name)
         }
         if trailing {
             sqlite3_finalize(statement)
-            throw DatabaseError(code: SQLITE_MISUSE, message: "only one statement can be prepared at a time", sql: sql)
+            throw DatabaseError(code: SQLITE_MISUSE, message: "only one statement can be prepared at a time", sql: sql, statementName: name)
         }
-        return Statement(handle: statement, database: self, sql: sql)
+        return Statement(handle: statement, database: self, sql: sql, name: name)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -101,5 +120,12 @@ public final class Database {
 
     var lastErrorMessage: String {
         String(cString: sqlite3_errmsg(handle))
+    }
+}
+
+extension String {
+    /// The string with `0`s before it up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

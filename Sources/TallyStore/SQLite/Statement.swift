@@ -6,11 +6,14 @@ public final class Statement {
     unowned let database: Database
     /// The statement's SQL.
     public let sql: String
+    /// What names the statement in errors, such as `queries/learning_summary.sql`.
+    public let name: String?
 
-    init(handle: OpaquePointer, database: Database, sql: String) {
+    init(handle: OpaquePointer, database: Database, sql: String, name: String?) {
         self.handle = handle
         self.database = database
         self.sql = sql
+        self.name = name
     }
 
     deinit {
@@ -103,6 +106,16 @@ public final class Statement {
         }
     }
 
+    /// Binds bytes as a blob (copied by SQLite).
+    @inline(__always)
+    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        guard let base = bytes.baseAddress else {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Statement.transient)
+    }
+
     /// Advances; true while a row is available.
     @discardableResult
     public func step() throws -> Bool {
@@ -111,7 +124,7 @@ public final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let error = DatabaseError(code: rc, message: database.lastErrorMessage, sql: sql)
+            let error = DatabaseError(code: rc, message: database.lastErrorMessage, sql: sql, statementName: name)
             sqlite3_reset(handle)
             throw error
         }
@@ -169,7 +182,7 @@ public final class Statement {
     }
 
     private func check(_ rc: Int32) throws {
-        guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: database.lastErrorMessage, sql: sql) }
+        guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: database.lastErrorMessage, sql: sql, statementName: name) }
     }
 
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

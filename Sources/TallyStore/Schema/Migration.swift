@@ -4,10 +4,13 @@ public struct Migration: Sendable {
     public var identifier: String
     /// The statements to run.
     public var sql: String
+    /// Work SQL cannot express (run after `sql`, in the same transaction), or nil.
+    public var step: (@Sendable (Database) throws -> Void)?
 
     /// Creates a migration.
-    public init(_ identifier: String, sql: String) {
+    public init(_ identifier: String, sql: String, step: (@Sendable (Database) throws -> Void)? = nil) {
         self.identifier = identifier
         self.sql = sql
+        self.step = step
     }
 }

@@ -32,7 +32,8 @@ public struct Migrator: Sendable {
         let applied = try appliedIdentifiers(in: db)
         for migration in migrations where !applied.contains(migration.identifier) {
             try db.transaction {
-                try db.execute(migration.sql)
+                try db.execute(migration.sql, name: "migration \(migration.identifier)")
+                try migration.step?(db)
                 let record = try db.prepare("INSERT INTO tally_migrations (identifier) VALUES (?)")
                 try record.bind([.text(migration.identifier)])
                 try record.run()

@@ -4,6 +4,7 @@ public enum TallySchema {
     /// Every migration of the store, oldest first.
     public static let migrator = Migrator(migrations: [
         Migration("v1-events-and-rollups", sql: v1),
+        Migration("v2-key-table-and-appended-events", sql: v2, step: fillEventKeys),
     ])
 
     static let v1 = """

@@ -1,0 +1,52 @@
+/// The compact form of an idempotency key in `event_keys`: a byte naming the family, then the
+/// 16 bytes of the UUID when the key is one in canonical lowercase text (what the kits and
+/// `UUID().uuidString.lowercased()` send), else the family byte with its high bit set and the
+/// key's UTF-8 text. Two keys have the same compact form exactly when they are the same text
+/// in the same family, so dedup is what it was on the text.
+enum EventKey {
+    /// The family byte of `reading_events`, `feedback_events`, `exposure_events`, `observability_events`.
+    static let reading: UInt8 = 1
+    static let feedback: UInt8 = 2
+    static let exposure: UInt8 = 3
+    static let observability: UInt8 = 4
+
+    /// Calls `body` with the compact form of `key` in the family `tag`.
+    @inline(__always)
+    static func withCompact<T>(_ key: String, family tag: UInt8, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        var key = key
+        return try key.withUTF8 { text in
+            if text.count == 36, let (high, low) = uuidBytes(text) {
+                return try withUnsafeTemporaryAllocation(byteCount: 17, alignment: 8) { buffer in
+                    buffer.storeBytes(of: tag, toByteOffset: 0, as: UInt8.self)
+                    buffer.storeBytes(of: high, toByteOffset: 1, as: UInt64.self)
+                    buffer.storeBytes(of: low, toByteOffset: 9, as: UInt64.self)
+                    return try body(UnsafeRawBufferPointer(buffer))
+                }
+            }
+            var bytes = [UInt8](repeating: tag | 0x80, count: text.count + 1)
+            bytes.withUnsafeMutableBufferPointer { _ = UnsafeMutableBufferPointer(rebasing: $0[1...]).initialize(from: text) }
+            return try bytes.withUnsafeBytes(body)
+        }
+    }
+
+    /// The 16 bytes of a canonical lowercase UUID (`8-4-4-4-12` hex digits), else nil.
+    @inline(__always)
+    static func uuidBytes(_ text: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
+        for (i, c) in text.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let v: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c &- UInt8(ascii: "a") &+ 10
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
+            digits += 1
+        }
+        return (high.bigEndian, low.bigEndian)
+    }
+}
