@@ -8,8 +8,9 @@ Usage:
                               [--http 18200] [--tcp 19200] [--url URL] [--keep]
 
 1. Starts a private ClickHouse (scripts/clickhouse.sh start DIR HTTP TCP, query log on) unless
-   --url names a running one, and generates bench-out/events-1000000-seed1.ndjson
-   (scripts/generate_events.py: 1M mixed events, UUIDv7 keys: the generator has no other kind).
+   --url names a running one, and generates bench-out/events-1000000-seed1-v4.ndjson
+   (scripts/generate_events.py --key v4: 1M mixed events with random UUIDv4 keys, the keys most
+   apps send and the hardest for a key index; plain UUIDv7 keys when the generator has no --key).
 2. Ingest: times `curl` posting that file as JSONEachRow into a plain MergeTree holding every
    scalar field of the wire format (`timestamp`, a number or ISO text, and the objects
    `position`, `properties`, `context` are skipped: 18.16's JSONEachRow cannot read them into
@@ -164,10 +165,12 @@ def main():
     args = ap.parse_args()
     sizes = [size(s) for s in args.sizes.split(',')]
     os.makedirs(args.data, exist_ok=True)
-    events = os.path.join(args.data, 'events-%d-seed1.ndjson' % UNIT)
+    generator = [sys.executable, os.path.join(HERE, 'generate_events.py')]
+    v4 = '--key' in subprocess.run(generator + ['--help'], capture_output=True, text=True).stdout
+    events = os.path.join(args.data, 'events-%d-seed1%s.ndjson' % (UNIT, '-v4' if v4 else ''))
     if not os.path.exists(events):
-        subprocess.run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(UNIT), '--seed', '1',
-                        '--out', events + '.part'], check=True)
+        subprocess.run(generator + ['--events', str(UNIT), '--seed', '1', '--out', events + '.part'] + (['--key', 'v4'] if v4 else []),
+                       check=True)
         os.replace(events + '.part', events)
     url = args.url or subprocess.run([os.path.join(HERE, 'clickhouse.sh'), 'start', args.dir, str(args.http), str(args.tcp)],
                                      check=True, capture_output=True, text=True).stdout.strip()
@@ -184,6 +187,10 @@ def main():
 def bench(server, args, sizes, events):
     print('ClickHouse %s at %s; binary %s; %s' % (server.run('SELECT version()').strip(), server.url, args.bin, events))
     ch = lambda database: ['--backend', 'clickhouse', '--clickhouse-url', server.url, '--clickhouse-database', database]
+
+    # Databases a stopped run left behind would merge in the background during this one.
+    for (database,) in server.rows("SELECT name FROM system.databases WHERE substring(name, 1, 12) = 'tally_bench_'"):
+        server.run('DROP DATABASE IF EXISTS %s' % database)
 
     # 2. The engine's own insert, then the backend's ingest of the same file.
     server.run('DROP DATABASE IF EXISTS bench_raw')
