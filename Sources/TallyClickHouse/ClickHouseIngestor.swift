@@ -1,6 +1,6 @@
 import Foundation
 import TallyEvents
-import TallyKit
+import TallySupport
 import TallyStore
 
 /// Validates event files with the same code as the SQLite store (`Ingestor.validate`) and
