@@ -10,16 +10,8 @@ final class AcceptanceSuiteTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: suite.appendingPathComponent("check.py").path) else {
             throw XCTSkip("no acceptance suite beside the package at \(suite.path)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", suite.appendingPathComponent("check.py").path, ReportBinary.url.path, "--suite", suite.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, text)
+        let (status, text) = try Python.run(suite.appendingPathComponent("check.py").path, [ReportBinary.url.path, "--suite", suite.path])
+        XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains(" passed, 0 failed"), text)
     }
 }
