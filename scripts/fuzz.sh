@@ -8,9 +8,14 @@
 # from the seed corpus in Fuzz/Corpus/<target> plus what earlier runs found (.build-fuzz/corpus);
 # crashes are written to .build-fuzz/crash-<target>-*. The last lines of each log are the
 # executions and coverage reached (see docs/fuzzing.md).
+#
+# FUZZ_TIMEOUT (default 60) is the wall-clock seconds one input may take before libFuzzer calls
+# it a hang. Units take milliseconds, but a niced fuzzer on a machine busy with builds can be
+# starved for tens of seconds; replay a timeout artifact alone before believing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
+unit_timeout=${FUZZ_TIMEOUT:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(line batch gzip body)
@@ -57,7 +62,7 @@ export SWIFT_BACKTRACE=enable=no
 for target in "${targets[@]}"; do
     mkdir -p "$out/corpus/$target"
     echo "fuzzing $target for $seconds s" >&2
-    "$out/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    "$out/fuzz-$target" -max_total_time="$seconds" -timeout="$unit_timeout" -rss_limit_mb=2048 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$out/crash-$target-" \
         "$out/corpus/$target" "Fuzz/Corpus/$target" 2>&1 | tee "$out/fuzz-$target.log" | grep -E '^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR)' || true
 done

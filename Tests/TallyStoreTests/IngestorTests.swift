@@ -110,6 +110,20 @@ final class IngestorTests: XCTestCase {
         ])
     }
 
+    func testTheCapOnRejectedLinesKeptWholeStartsAgainWithEachFile() throws {
+        let store = try store()
+        let ingestor = try Ingestor(store: store)
+        ingestor.rejectedLinesKeptInFull = 1
+        for name in ["a.ndjson", "b.ndjson"] {
+            let path = directory.appendingPathComponent(name).path
+            try Data("junk 1\njunk 2\njunk 3".utf8).write(to: URL(fileURLWithPath: path))
+            XCTAssertEqual(try ingestor.ingest(file: path, onRejection: { _, _ in }), IngestCounts(rejected: 3))
+        }
+        let rows = try store.database.prepare("SELECT count(*), sum(raw <> '') FROM rejected_lines GROUP BY file ORDER BY file").allRows()
+        XCTAssertEqual(rows, [[.int(3), .int(1)], [.int(3), .int(1)]])
+        XCTAssertEqual(ingestor.counts.rejected, 6, "lines kept by position only are still counted")
+    }
+
     func testATruncatedGzipKeepsEveryWholeLineBeforeTheDamage() throws {
         let store = try store()
         let lines = (0..<3000).map { reading("e\($0)", ts: 1_700_000_000_000 + Int64($0)) }
@@ -123,8 +137,23 @@ final class IngestorTests: XCTestCase {
         }
         let stored = Int(try store.database.scalarInt("SELECT count(*) FROM reading_events") ?? 0)
         XCTAssertGreaterThan(stored, 1000)
+        XCTAssertEqual(stored, try wholeLinesInflated(path), "every line that gzip itself inflates whole is stored")
         XCTAssertEqual(stored, ingestor.counts.accepted)
         XCTAssertEqual(ingestor.counts.rejected, 0, "the cut line is not a rejected event")
+    }
+
+    /// How many whole (newline-ended) lines `gzip -dc` inflates from a damaged file before the damage.
+    private func wholeLinesInflated(_ path: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-dc", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let inflated = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return inflated.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     }
 
     func testAnUncommittedBatchLeavesNoTrace() throws {
