@@ -58,7 +58,7 @@ final class ExposureRollupWriter {
         for (member, change) in deltas.members where change != 0 {
             let crossing = try apply(change, to: member)
             if crossing != 0 {
-                if member.kind == "item" {
+                if member.kind == .item {
                     deltas.groups[member.group, default: ExposureDeltas.Counters()].uniqueItems += crossing
                 } else {
                     deltas.groups[member.group, default: ExposureDeltas.Counters()].uniqueUsers += crossing
@@ -102,7 +102,7 @@ final class ExposureRollupWriter {
     private func bind(_ member: ExposureDeltas.Member, to statement: Statement, from index: Int32) throws {
         statement.bind(member.group.dimension.rawValue, at: index)
         try statement.bind(member.group.value, at: index + 1)
-        statement.bind(member.kind, at: index + 2)
+        statement.bind(member.kind.rawValue, at: index + 2)
         statement.bind(member.member, at: index + 3)
     }
 
