@@ -79,4 +79,32 @@ final class EventKeyTableTests: XCTestCase {
         XCTAssertEqual(outcomes, [.duplicate(key: "259939de-1006-4f24-9bda-7a2f7740b644"), .duplicate(key: "old-1"), .accepted(key: "new-1")])
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM observability_events"), 3)
     }
+
+    /// A chunk claims its keys in key order, not input order: the first of equal keys in the
+    /// input must still win, whether the chunk is claimed at once or record by record.
+    func testAChunkKeepsTheFirstOfEqualKeysWhateverTheirKeyOrder() throws {
+        let late = "ffffffff-1006-4f24-9bda-7a2f7740b644", early = "00000000-1006-4f24-9bda-7a2f7740b644"
+        let lines = [observability(late, ts: 1_700_000_000_001), observability(early, ts: 1_700_000_000_002), "{",
+                     observability(late, ts: 1_700_000_000_003), observability(early, ts: 1_700_000_000_004),
+                     observability("plain", ts: 1_700_000_000_005), observability("plain", ts: 1_700_000_000_006)]
+        for batchSize in [20_000, 3] {
+            let store = try EventStore(path: directory.appendingPathComponent("chunk-\(batchSize).sqlite").path)
+            let ingestor = try Ingestor(store: store, batchSize: batchSize)
+            let reader = try EventFileReader(bytes: Array(lines.joined(separator: "\n").utf8), name: "t.ndjson")
+            var outcomes: [String] = []
+            try ingestor.add(try Ingestor.validate(reader, label: "t")) { _, outcome in
+                switch outcome {
+                case .accepted(let key): outcomes.append("accepted \(key)")
+                case .duplicate(let key): outcomes.append("duplicate \(key)")
+                case .rejected: outcomes.append("rejected")
+                }
+            }
+            try ingestor.commit()
+            XCTAssertEqual(outcomes, ["accepted \(late)", "accepted \(early)", "rejected", "duplicate \(late)", "duplicate \(early)",
+                                      "accepted plain", "duplicate plain"], "batch size \(batchSize)")
+            XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM observability_events"), 3)
+            XCTAssertEqual(try store.database.scalarInt("SELECT sum(ts_ms - 1700000000000) FROM observability_events"), 1 + 2 + 5,
+                           "batch size \(batchSize): the first of each key is stored")
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import TallyEvents
+
 /// The compact form of an idempotency key in `event_keys`: a byte naming the family, then the
 /// 16 bytes of the UUID when the key is one in canonical lowercase text (what the kits and
 /// `UUID().uuidString.lowercased()` send), else the family byte with its high bit set and the
@@ -10,22 +12,36 @@ enum EventKey {
     static let exposure: UInt8 = 3
     static let observability: UInt8 = 4
 
+    /// The family byte of `event`'s table.
+    static func family(of event: Event) -> UInt8 {
+        switch event {
+        case .reading: reading
+        case .feedback: feedback
+        case .exposure: exposure
+        case .observability: observability
+        }
+    }
+
     /// Calls `body` with the compact form of `key` in the family `tag`.
-    @inline(__always)
     static func withCompact<T>(_ key: String, family tag: UInt8, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        var bytes: [UInt8] = []
+        append(key, family: tag, to: &bytes)
+        return try bytes.withUnsafeBytes(body)
+    }
+
+    /// Appends the compact form of `key` in the family `tag` to `bytes`.
+    @inline(__always)
+    static func append(_ key: String, family tag: UInt8, to bytes: inout [UInt8]) {
         var key = key
-        return try key.withUTF8 { text in
+        key.withUTF8 { text in
             if text.count == 36, let (high, low) = uuidBytes(text) {
-                return try withUnsafeTemporaryAllocation(byteCount: 17, alignment: 8) { buffer in
-                    buffer.storeBytes(of: tag, toByteOffset: 0, as: UInt8.self)
-                    buffer.storeBytes(of: high, toByteOffset: 1, as: UInt64.self)
-                    buffer.storeBytes(of: low, toByteOffset: 9, as: UInt64.self)
-                    return try body(UnsafeRawBufferPointer(buffer))
-                }
+                bytes.append(tag)
+                withUnsafeBytes(of: high) { bytes.append(contentsOf: $0) }
+                withUnsafeBytes(of: low) { bytes.append(contentsOf: $0) }
+            } else {
+                bytes.append(tag | 0x80)
+                bytes.append(contentsOf: text)
             }
-            var bytes = [UInt8](repeating: tag | 0x80, count: text.count + 1)
-            bytes.withUnsafeMutableBufferPointer { _ = UnsafeMutableBufferPointer(rebasing: $0[1...]).initialize(from: text) }
-            return try bytes.withUnsafeBytes(body)
         }
     }
 

@@ -35,9 +35,10 @@ final class EventWriter {
             """)
     }
 
-    /// Inserts `event`; false when its idempotency key was already stored.
-    func insert(_ event: Event, localDate: String) throws -> Bool {
-        guard try isNew(event) else { return false }
+    /// Inserts `event`; false when its idempotency key was already stored. `claimed` is what
+    /// `claim(_:)` found for it, when the chunk's keys were claimed beforehand.
+    func insert(_ event: Event, localDate: String, claimed: Bool? = nil) throws -> Bool {
+        guard try claimed ?? isNew(event) else { return false }
         let statement: Statement
         switch event {
         case .reading(let e):
@@ -116,16 +117,26 @@ final class EventWriter {
 
     /// Stores the event's key; false when it was stored already.
     private func isNew(_ event: Event) throws -> Bool {
-        let family: UInt8
-        switch event {
-        case .reading: family = EventKey.reading
-        case .feedback: family = EventKey.feedback
-        case .exposure: family = EventKey.exposure
-        case .observability: family = EventKey.observability
-        }
-        EventKey.withCompact(event.idempotencyKey, family: family) { key.bindBlob($0, at: 1) }
+        EventKey.withCompact(event.idempotencyKey, family: EventKey.family(of: event)) { key.bindBlob($0, at: 1) }
         try key.step()
         key.reset()
         return database.changes == 1
+    }
+
+    /// Stores the keys of the chunk's valid records in key order, so that consecutive seeks
+    /// in `event_keys` land on the same or neighbouring pages instead of anywhere; true for each record whose key was new
+    /// (the first of equal keys in the chunk claims it). The caller must store the chunk's
+    /// claimed events in the same transaction.
+    func claim(_ chunk: ValidatedChunk) throws -> [Bool] {
+        var claimed = [Bool](repeating: false, count: chunk.entries.count)
+        try chunk.keys.withUnsafeBytes { keys in
+            for i in chunk.keyOrder() {
+                key.bindBlob(UnsafeRawBufferPointer(rebasing: keys[chunk.entries[Int(i)].key]), at: 1)
+                try key.step()
+                key.reset()
+                claimed[Int(i)] = database.changes == 1
+            }
+        }
+        return claimed
     }
 }

@@ -12,11 +12,23 @@ struct ExposureDeltas {
         var uniqueUsers = 0
 
         var isZero: Bool { exposures == 0 && duplicates == 0 && uniqueItems == 0 && uniqueUsers == 0 }
+
+        /// Adds (`sign` 1) or removes (`sign` -1) one pair that had `events` exposure events.
+        mutating func add(_ sign: Int, events: Int) {
+            exposures += sign
+            duplicates += sign * (events - 1)
+        }
+    }
+
+    /// What a member row counts: the items or the users of a group (`kind` in the table).
+    enum Kind: String {
+        case item
+        case user
     }
 
     struct Member: Hashable {
         var group: Group
-        var kind: String
+        var kind: Kind
         var member: String
     }
 

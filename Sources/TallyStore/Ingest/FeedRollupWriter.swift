@@ -84,13 +84,15 @@ final class FeedRollupWriter {
 
     private func stored(_ key: RollupBatch.UserImpression) throws -> ImpressionState {
         var state = ImpressionState()
-        try exposureGroups.bind([.text(key.user), .text(key.impression)])
+        exposureGroups.bind(key.user, at: 1)
+        exposureGroups.bind(key.impression, at: 2)
         while try exposureGroups.step() {
             state.exposureGroups.insert(FineGroup(modelInfo: exposureGroups.text(0),
                                                   feedPosition: exposureGroups.isNull(1) ? nil : exposureGroups.int(1)))
         }
         exposureGroups.reset()
-        try reaction.bind([.text(key.user), .text(key.impression)])
+        reaction.bind(key.user, at: 1)
+        reaction.bind(key.impression, at: 2)
         if try reaction.step() {
             state.reaction = ImpressionState.Reaction(
                 order: OrderKey(timestampMs: reaction.int64(0), sequence: 0, key: reaction.text(1) ?? ""),

@@ -21,16 +21,6 @@ extension Ingestor: ChunkStoring {
         }
     }
 
-    /// Stores the records of a validated chunk in order, telling `onOutcome` what happened to
-    /// each; they commit with the current batch (call `commit()` to make them durable now).
-    public func add(_ chunk: ValidatedChunk, onOutcome: (ValidatedChunk.Entry, IngestOutcome) -> Void) throws {
-        try chunk.bytes.withUnsafeBufferPointer { bytes in
-            for entry in chunk.entries {
-                onOutcome(entry, try store(entry.result, raw: UnsafeBufferPointer(rebasing: bytes[entry.range]), origin: entry.origin))
-            }
-        }
-    }
-
     /// Reads every record of `reader` (a request body, say) and validates it, storing nothing:
     /// the whole input is known to be readable before any of it is stored. Origins name `label`.
     ///

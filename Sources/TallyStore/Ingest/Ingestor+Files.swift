@@ -66,11 +66,13 @@ extension Ingestor {
                 chunk.append(record, origin: RecordOrigin(file: reader.path, line: record.line, element: record.index))
                 if chunk.entries.count >= chunkSize {
                     chunk.bytesRead = reader.bytesRead
+                    chunk.sortKeys()
                     guard queue.put(.chunk(chunk)) else { throw Stopped() }
                     chunk = ValidatedChunk(capacity: chunkSize)
                 }
             }
             chunk.bytesRead = reader.bytesRead
+            chunk.sortKeys()
             if queue.put(.chunk(chunk)) {
                 queue.put(.end)
             }

@@ -53,19 +53,59 @@ public final class Ingestor {
 
     /// Stores one validated record: the event (unless its key is stored) or the rejected line.
     func store(_ result: Result<Event, EventRejection>, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws -> IngestOutcome {
+        try begin()
+        let outcome = try keep(result, raw: raw, origin: origin, claimed: nil)
+        if pending >= batchSize {
+            try commit()
+        }
+        return outcome
+    }
+
+    /// Stores the records of a validated chunk in order, telling `onOutcome` what happened to
+    /// each; they commit with the current batch (call `commit()` to make them durable now).
+    /// The keys of a chunk no larger than a batch are claimed first, in key order
+    /// (`EventWriter.claim`), and the batch then commits only after the chunk, so that no key
+    /// is ever committed without its event; a larger chunk is stored record by record.
+    public func add(_ chunk: ValidatedChunk, onOutcome: (ValidatedChunk.Entry, IngestOutcome) -> Void) throws {
+        try chunk.bytes.withUnsafeBufferPointer { bytes in
+            guard chunk.entries.count <= batchSize else {
+                for entry in chunk.entries {
+                    onOutcome(entry, try store(entry.result, raw: UnsafeBufferPointer(rebasing: bytes[entry.range]), origin: entry.origin))
+                }
+                return
+            }
+            try begin()
+            let claimed = try events.claim(chunk)
+            for (i, entry) in chunk.entries.enumerated() {
+                let raw = UnsafeBufferPointer(rebasing: bytes[entry.range])
+                onOutcome(entry, try keep(entry.result, raw: raw, origin: entry.origin, claimed: claimed[i]))
+            }
+            if pending >= batchSize {
+                try commit()
+            }
+        }
+    }
+
+    private func begin() throws {
         if !inTransaction {
             try database.execute("BEGIN IMMEDIATE")
             inTransaction = true
         }
+    }
+
+    /// Stores one record in the open transaction; `claimed` says whether its key was new when
+    /// it was claimed beforehand (nil: claim it now).
+    private func keep(_ result: Result<Event, EventRejection>, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin,
+                      claimed: Bool?) throws -> IngestOutcome {
         let outcome: IngestOutcome
         switch result {
         case .failure(let rejection):
-            try keep(rejection, raw: raw, origin: origin)
+            try keepRejected(rejection, raw: raw, origin: origin)
             counts.rejected += 1
             outcome = .rejected(rejection)
         case .success(let event):
             let localDate = localDateText(LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes))
-            if try events.insert(event, localDate: localDate) {
+            if try events.insert(event, localDate: localDate, claimed: claimed) {
                 switch event {
                 case .reading(let e): batch.add(e, localDate: localDate)
                 case .feedback(let e): batch.add(e)
@@ -80,9 +120,6 @@ public final class Ingestor {
             }
         }
         pending += 1
-        if pending >= batchSize {
-            try commit()
-        }
         return outcome
     }
 
@@ -114,7 +151,7 @@ public final class Ingestor {
         pending = 0
     }
 
-    private func keep(_ rejection: EventRejection, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws {
+    private func keepRejected(_ rejection: EventRejection, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws {
         let s = rejectedLines
         let whole = rawRejectionsLeft > 0
         if whole { rawRejectionsLeft -= 1 }

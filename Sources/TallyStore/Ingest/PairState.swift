@@ -19,12 +19,11 @@ struct PairState {
     func contribute(_ sign: Int, to deltas: inout ExposureDeltas) {
         for dimension in ExposureDimension.allCases {
             let group = ExposureDeltas.Group(dimension: dimension, value: value(dimension))
-            deltas.groups[group, default: ExposureDeltas.Counters()].exposures += sign
-            deltas.groups[group, default: ExposureDeltas.Counters()].duplicates += sign * (first.events - 1)
+            deltas.groups[group, default: ExposureDeltas.Counters()].add(sign, events: first.events)
             if dimension != .item {
-                deltas.members[ExposureDeltas.Member(group: group, kind: "item", member: item), default: 0] += sign
+                deltas.members[ExposureDeltas.Member(group: group, kind: .item, member: item), default: 0] += sign
             }
-            deltas.members[ExposureDeltas.Member(group: group, kind: "user", member: first.user), default: 0] += sign
+            deltas.members[ExposureDeltas.Member(group: group, kind: .user, member: first.user), default: 0] += sign
         }
     }
 }

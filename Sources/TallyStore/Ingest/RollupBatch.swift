@@ -141,15 +141,19 @@ struct RollupBatch {
         }
         let key = PageItem(pageInstance: event.pageInstanceId, item: event.itemId)
         let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
-        var first = firstExposures[key] ?? FirstExposure(order: order, user: event.common.userId, localDate: localDate,
-                                                          pageId: event.pageId, modelInfo: event.modelInfo,
-                                                          feedPosition: event.feedPosition, events: 0)
-        first.events += 1
-        if order < first.order {
-            first = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
-                                  modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: first.events)
+        let incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
+                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 0)
+        Self.merge(incoming, into: &firstExposures[key, default: incoming])
+    }
+
+    /// Counts one more event of a pair, which becomes its first when it is earlier (one hash
+    /// lookup per event: the pair is updated in place).
+    private static func merge(_ incoming: FirstExposure, into first: inout FirstExposure) {
+        let events = first.events + 1
+        if incoming.order < first.order {
+            first = incoming
         }
-        firstExposures[key] = first
+        first.events = events
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TallyEvents
 
 /// Records read and validated ahead of the store, with a copy of their bytes: what the
@@ -12,19 +13,27 @@ public struct ValidatedChunk: Sendable {
         public var origin: RecordOrigin
         /// The record's bytes within the chunk's `bytes`.
         public var range: Range<Int>
+        /// The event's compact key (`EventKey`) within the chunk's `keys`; empty when rejected.
+        var key: Range<Int>
     }
 
     /// The records, in input order.
     public internal(set) var entries: [Entry] = []
     /// The records' bytes, one after the other.
     public internal(set) var bytes: [UInt8] = []
+    /// The compact keys of the valid records, one after the other.
+    var keys: [UInt8] = []
     /// Bytes of the input read when the chunk was closed, for progress.
     var bytesRead = 0
+    /// The valid records' indices in the order of their compact keys (`keyOrder()`), once
+    /// computed; the reading thread sorts them so that the storing thread does not.
+    var sortedKeys: [Int32]?
 
     /// An empty chunk with room for `capacity` records.
     public init(capacity: Int) {
         entries.reserveCapacity(capacity)
         bytes.reserveCapacity(capacity * 512)
+        keys.reserveCapacity(capacity * 17)
     }
 
     /// Validates `record` and copies it in, as `ingest` does; a damaged batch element becomes
@@ -33,8 +42,41 @@ public struct ValidatedChunk: Sendable {
         Ingestor.validate(record) { piece, result in
             let start = bytes.count
             bytes.append(contentsOf: piece.bytes)
+            let keyStart = keys.count
+            if case .success(let event) = result {
+                EventKey.append(event.idempotencyKey, family: EventKey.family(of: event), to: &keys)
+            }
             entries.append(Entry(result: result, origin: RecordOrigin(file: origin.file, line: piece.line, element: piece.index),
-                                 range: start..<bytes.count))
+                                 range: start..<bytes.count, key: keyStart..<keys.count))
         }
+    }
+
+    /// The valid records' indices ordered by compact key (as SQLite orders the blobs in
+    /// `event_keys`), ties in input order, so that claiming them walks the key table once in
+    /// order and the first of two equal keys claims it.
+    func keyOrder() -> [Int32] {
+        if let sortedKeys { return sortedKeys }
+        var order: [Int32] = []
+        order.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() where !entry.key.isEmpty {
+            order.append(Int32(i))
+        }
+        keys.withUnsafeBytes { keys in
+            entries.withUnsafeBufferPointer { entries in
+                order.sort { a, b in
+                    let x = entries[Int(a)].key, y = entries[Int(b)].key
+                    let common = min(x.count, y.count)
+                    let c = memcmp(keys.baseAddress! + x.lowerBound, keys.baseAddress! + y.lowerBound, common)
+                    if c != 0 { return c < 0 }
+                    return x.count != y.count ? x.count < y.count : a < b
+                }
+            }
+        }
+        return order
+    }
+
+    /// Sorts the keys now (on the reading thread), for `keyOrder()`.
+    mutating func sortKeys() {
+        sortedKeys = keyOrder()
     }
 }
