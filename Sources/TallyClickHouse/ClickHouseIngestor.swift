@@ -58,9 +58,10 @@ public final class ClickHouseIngestor {
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         let before = counts
         var seen = 0
+        var unread: Ingestor.UnreadRemainder?
         do {
             try reader.forEachRecord { record in
-                try Ingestor.validate(record) { piece, result in
+                let remainder = try Ingestor.validate(record) { piece, result in
                     let origin = RecordOrigin(file: reader.path, line: piece.line, element: piece.index)
                     switch result {
                     case .failure(let rejection):
@@ -71,6 +72,7 @@ public final class ClickHouseIngestor {
                     }
                     if batchIsFull { try flush() }
                 }
+                if unread == nil { unread = remainder }
                 seen += 1
                 if seen % 8192 == 0 { onProgress(reader.bytesRead, reader.totalBytes) }
             }
@@ -81,6 +83,9 @@ public final class ClickHouseIngestor {
         }
         try flush()
         onProgress(reader.bytesRead, reader.totalBytes)
+        if let unread {
+            throw EventFileError.unreadAfterDamage(file: reader.path, line: unread.line, bytes: unread.bytes)
+        }
         return IngestCounts(accepted: counts.accepted - before.accepted, duplicates: counts.duplicates - before.duplicates,
                             rejected: counts.rejected - before.rejected)
     }

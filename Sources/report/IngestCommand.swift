@@ -11,7 +11,8 @@ struct IngestCommand: ParsableCommand {
         discussion: """
             Rejected lines are reported on stderr as file:line: CODE: message, kept in the store \
             (see `report rejected`), and never stop the file. Events whose idempotency key is already \
-            stored are skipped as duplicates. A file that cannot be read to its end (a truncated gzip) \
+            stored are skipped as duplicates. A file that cannot be read to its end (a truncated gzip, \
+            or a damaged batch element too long to search again for the events after it) \
             keeps the records before the damage and the next files are still read. Exit status 0 when \
             every file was read.
             """)

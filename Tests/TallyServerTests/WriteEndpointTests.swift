@@ -48,6 +48,19 @@ import Testing
         }
     }
 
+    @Test func aDamagedBatchTooLongToSearchAgainIsRefusedWhole() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let valid = (1...100).map { ServerFixture.reading("d\($0)", ts: 1) }
+            let body = "[" + ServerFixture.reading("d0", ts: 1) + ",\n" + String(repeating: #"{"a":1,"#, count: 50_000)
+                + "\n" + valid.joined(separator: ",") + "]"
+            let answer = try await client.post("/events", body)
+            #expect(answer.status == .badRequest, "the uploader keeps a body whose events were not all read")
+            #expect(try await client.post("/events", "[" + ServerFixture.reading("d0", ts: 1) + "]").json()["accepted"] as? Int == 1,
+                    "nothing of the refused body was stored")
+        }
+    }
+
     @Test func eachEndpointTakesItsShape() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in

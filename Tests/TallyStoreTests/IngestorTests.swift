@@ -142,6 +142,27 @@ final class IngestorTests: XCTestCase {
         XCTAssertEqual(ingestor.counts.rejected, 0, "the cut line is not a rejected event")
     }
 
+    func testADamagedBatchTooLongToSearchAgainIsAnErrorNotASilentSuccess() throws {
+        // Thousands of objects left open: every re-reading of the rest finds the rest still
+        // open, so the re-reading limit stops it and the events behind it are not read.
+        let store = try store()
+        let valid = (0..<100).map { reading("e\($0)", ts: 1_700_000_000_000 + Int64($0)) }
+        let text = "[" + reading("first", ts: 1_700_000_000_000) + ",\n" + String(repeating: #"{"a":1,"#, count: 50_000)
+            + "\n" + valid.joined(separator: ",") + "]"
+        let path = directory.appendingPathComponent("damaged.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let ingestor = try Ingestor(store: store)
+        XCTAssertThrowsError(try ingestor.ingest(file: path, onRejection: { _, _ in })) { error in
+            guard case .unreadAfterDamage(let file, let line, let bytes)? = error as? EventFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(file, path)
+            XCTAssertEqual(line, 2)
+            XCTAssertGreaterThan(bytes, 100_000)
+            XCTAssertTrue("\(error)".hasPrefix("\(path):2: a damaged batch element"), "\(error)")
+        }
+        XCTAssertEqual(ingestor.counts.accepted, 1, "the event before the damage is stored")
+        XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM reading_events"), 1)
+    }
+
     /// How many whole (newline-ended) lines `gzip -dc` inflates from a damaged file before the damage.
     private func wholeLinesInflated(_ path: String) throws -> Int {
         let process = Process()

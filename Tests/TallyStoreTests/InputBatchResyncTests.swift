@@ -70,10 +70,14 @@ final class InputBatchResyncTests: XCTestCase {
 
     func testNestedOpenObjectsStayLinear() throws {
         // Every `{` after a `,` could start an element: re-reading is bounded, not quadratic.
+        // What the budget leaves unsearched makes the whole input an error, never a success.
         let text = "[" + String(repeating: "{\"a\":1,", count: 50_000) + "]"
-        let (keys, rejected) = try Self.outcomes(Array(text.utf8))
-        XCTAssertEqual(keys, [])
-        XCTAssertEqual(rejected.first, "batch.json:1 (event #0) INVALID_JSON")
-        XCTAssertLessThan(rejected.count, 20, "the re-reading stops within its budget")
+        let reader = try EventFileReader(bytes: Array(text.utf8), name: "batch.json")
+        XCTAssertThrowsError(try Ingestor.validate(reader, label: "batch.json")) { error in
+            guard case .unreadAfterDamage(let file, let line, let bytes)? = error as? EventFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(file, "batch.json")
+            XCTAssertEqual(line, 1)
+            XCTAssertLessThan(bytes, text.utf8.count, "the re-reading searched part of it before stopping")
+        }
     }
 }

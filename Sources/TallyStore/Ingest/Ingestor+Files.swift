@@ -13,7 +13,9 @@ extension Ingestor {
     /// rejected lines of the file are kept whole, later ones by code and position only.
     ///
     /// - Throws: `EventFileError` when the file cannot be read to its end (a truncated or
-    ///   corrupt gzip, a read error): every record read before the damage is stored first.
+    ///   corrupt gzip, a read error): every record read before the damage is stored first; and,
+    ///   once the whole file is stored, when a damaged batch element ran on too far to be
+    ///   searched again for the events after the damage (`unreadAfterDamage`).
     public func ingest(file path: String, onRejection: RejectionHandler,
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         let before = counts
@@ -29,6 +31,7 @@ extension Ingestor {
         producer.stackSize = 8 << 20
         producer.start()
         defer { finished.wait() }
+        var unread: UnreadRemainder?
         do {
             loop: while true {
                 switch queue.take() {
@@ -38,6 +41,7 @@ extension Ingestor {
                             onRejection(entry.origin, rejection)
                         }
                     }
+                    if unread == nil { unread = chunk.unread }
                     onProgress(chunk.bytesRead, reader.totalBytes)
                 case .failure(let error):
                     // The records read before the damage are whole: keep them.
@@ -52,6 +56,9 @@ extension Ingestor {
             queue.cancel()
             rollback()
             throw error
+        }
+        if let unread {
+            throw EventFileError.unreadAfterDamage(file: reader.path, line: unread.line, bytes: unread.bytes)
         }
         return IngestCounts(accepted: counts.accepted - before.accepted, duplicates: counts.duplicates - before.duplicates,
                             rejected: counts.rejected - before.rejected)

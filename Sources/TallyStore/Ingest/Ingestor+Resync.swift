@@ -9,21 +9,39 @@ extension Ingestor {
     /// (one that follows a `,`, `}` or `]`): `body` gets the damaged head, rejected with the
     /// element's own problem, then each element found after it, each checked the same way. The
     /// re-reading is bounded (a few times the element's size), so a hostile input cannot make
-    /// it quadratic; what is left beyond that stays one rejected record.
+    /// it quadratic; what is left beyond that stays one rejected record, and its line and size
+    /// are returned so that the caller can say that events in it may not have been read.
+    @discardableResult
     public static func validate(
         _ record: EventFileReader.Record, _ body: (EventFileReader.Record, Result<Event, EventRejection>) throws -> Void
-    ) rethrows {
+    ) rethrows -> UnreadRemainder? {
         var budget = record.bytes.count * 4 + (64 << 10)
-        try validate(record, budget: &budget, body)
+        var unread: UnreadRemainder?
+        try validate(record, budget: &budget, unread: &unread, body)
+        return unread
+    }
+
+    /// Where the re-reading of a damaged batch element stopped: the rest of the element, from
+    /// `line`, is `bytes` long and was kept as one rejected record without being searched.
+    public struct UnreadRemainder: Sendable, Equatable {
+        /// The line the unread rest starts on.
+        public var line: Int
+        /// Its size in bytes.
+        public var bytes: Int
     }
 
     private static func validate(
-        _ record: EventFileReader.Record, budget: inout Int,
+        _ record: EventFileReader.Record, budget: inout Int, unread: inout UnreadRemainder?,
         _ body: (EventFileReader.Record, Result<Event, EventRejection>) throws -> Void
     ) rethrows {
         let result = validate(record.bytes, malformed: record.malformed)
         guard let index = record.index, !record.isPreview, case .failure(let rejection) = result, rejection.code == .invalidJSON,
-              budget >= record.bytes.count, let restart = nextElementStart(in: record.bytes) else {
+              let restart = nextElementStart(in: record.bytes) else {
+            try body(record, result)
+            return
+        }
+        guard budget >= record.bytes.count else {
+            if unread == nil { unread = UnreadRemainder(line: record.line, bytes: record.bytes.count) }
             try body(record, result)
             return
         }
@@ -42,7 +60,7 @@ extension Ingestor {
         splitter.scan(rest, count: bytes.count - restart) { pieces.append($0) }
         splitter.finish(rest, count: bytes.count - restart) { pieces.append($0) }
         for piece in pieces {
-            try validate(piece, budget: &budget, body)
+            try validate(piece, budget: &budget, unread: &unread, body)
         }
     }
 

@@ -28,6 +28,8 @@ public struct ValidatedChunk: Sendable {
     /// The valid records' indices in the order of their compact keys (`keyOrder()`), once
     /// computed; the reading thread sorts them so that the storing thread does not.
     var sortedKeys: [Int32]?
+    /// The first damaged batch element of this chunk whose rest was too long to search again.
+    var unread: Ingestor.UnreadRemainder?
 
     /// An empty chunk with room for `capacity` records.
     public init(capacity: Int) {
@@ -39,7 +41,7 @@ public struct ValidatedChunk: Sendable {
     /// Validates `record` and copies it in, as `ingest` does; a damaged batch element becomes
     /// the records found in it (`Ingestor.validate(_:_:)`), each with its own line and position.
     public mutating func append(_ record: EventFileReader.Record, origin: RecordOrigin) {
-        Ingestor.validate(record) { piece, result in
+        let unread = Ingestor.validate(record) { piece, result in
             let start = bytes.count
             bytes.append(contentsOf: piece.bytes)
             let keyStart = keys.count
@@ -49,6 +51,7 @@ public struct ValidatedChunk: Sendable {
             entries.append(Entry(result: result, origin: RecordOrigin(file: origin.file, line: piece.line, element: piece.index),
                                  range: start..<bytes.count, key: keyStart..<keys.count))
         }
+        if self.unread == nil { self.unread = unread }
     }
 
     /// The valid records' indices ordered by compact key (as SQLite orders the blobs in

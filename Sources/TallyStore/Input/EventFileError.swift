@@ -19,6 +19,9 @@ public enum EventFileError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The data does not start like JSON and is not UTF-8 text (a binary file, an image,
     /// UTF-16): `byte` at `offset` in the decoded data is NUL or not UTF-8.
     case notText(file: String, offset: Int, byte: UInt8)
+    /// A damaged batch element at `line` runs on for `bytes` bytes that the re-reading limit
+    /// kept from being searched for further events; they are one rejected record.
+    case unreadAfterDamage(file: String, line: Int, bytes: Int)
 
     /// One sentence for people.
     public var description: String {
@@ -37,6 +40,9 @@ public enum EventFileError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(file) is not JSON event data: byte \(offset) is NUL, so the file is binary."
         case .notText(let file, let offset, let byte):
             "\(file) is not JSON event data: byte \(offset) (0x\(String(byte, radix: 16))) is not UTF-8 text."
+        case .unreadAfterDamage(let file, let line, let bytes):
+            "\(file):\(line): a damaged batch element runs on for \(bytes) bytes that were too many to search again "
+                + "for events; they are kept as one rejected record, and any events in them are not stored."
         }
     }
 
