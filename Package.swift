@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "QueueCrashChild", dependencies: ["TallyKit", "TallyEvents"], path: "Tests/QueueCrashChild"),
         .testTarget(name: "TallyEventsTests", dependencies: ["TallyEvents"]),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyTestSupport"]),
-        .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyTestSupport"]),
+        .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyRender", "TallyTestSupport"]),
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallySupport", "TallyTestSupport", "QueueCrashChild"]),
         .testTarget(name: "TallyServerTests", dependencies: [
@@ -59,7 +59,7 @@ let package = Package(
         ]),
         .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyRender", "TallySupport", "TallyTestSupport"]),
         .testTarget(name: "TallySimulationTests", dependencies: ["TallySimulation", "TallyStore", "TallyQuery", "TallyEvents"]),
-        .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyStore", "TallyEvents", "TallySupport", "TallyTestSupport", "report"]),
+        .testTarget(name: "TallyClickHouseTests", dependencies: ["TallyClickHouse", "TallyQuery", "TallyRender", "TallyStore", "TallyEvents", "TallySupport", "TallyTestSupport", "report"]),
     ],
     swiftLanguageModes: [.v6]
 )

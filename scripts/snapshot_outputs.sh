@@ -89,6 +89,9 @@ query top --param event=view_loaded --param by=view_name --param limit=3
 query exposures --param by=model
 query rejected
 sql SELECT_1
+retention
+retention --days 60 --user u-sh
+retention --days 7 --tz +14:00
 EOF
 }
 
@@ -106,6 +109,8 @@ summary --now yesterday
 summary --tz +25:00
 query no_such_query
 nosuch
+retention --days 0
+retention --days 3661
 EOF
 }
 
@@ -131,7 +136,7 @@ snapshot_store() {
 
 # Help texts.
 run help.report --help
-for command in ingest summary trend heatmap continue progress dislike-rate exposures latency top rejected query sql serve simulate clickhouse; do
+for command in ingest summary trend heatmap continue progress dislike-rate exposures latency top rejected query sql serve simulate clickhouse retention; do
     run "help.$command" "$command" --help
 done
 run help.clickhouse-init clickhouse init --help
@@ -208,5 +213,9 @@ PUT /materials/m-01/reading-progress
 PATCH /openapi.json
 POST /healthz
 GET /learning/reading-events/batch
+GET /learning/retention?$Q
+GET /learning/retention?$Q&days=60&user=u-sh
+GET /learning/retention?$Q&days=0
+DELETE /learning/retention
 EOF
 echo "snapshot of $BIN in $OUT: $(ls "$OUT" | wc -l) files"

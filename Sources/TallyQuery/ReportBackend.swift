@@ -31,7 +31,7 @@ public protocol ReportBackend: AnyObject {
     /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).
     func savedQuery(_ name: String) throws -> String
     /// The rows of saved query `name` in this backend's dialect, with `parameters`: what a
-    /// report computed from one query reads (`retention`).
+    /// report of the catalog's generic path reads (`ReportDefinition.rows`).
     func savedRows(_ name: String, parameters: [String: QueryValue]) throws -> [[ReportValue]]
     /// Today in the report's zone: `tz`, else the user's newest reading event's offset, else UTC.
     func localToday(_ context: ReportContext) throws -> LocalDate

@@ -25,8 +25,8 @@ extension ReportBackend {
             renderer.render(try latency(event: event, field: field, by: by, user: context.user), as: format)
         case .top(let event, let by, let limit):
             renderer.render(try top(event: event, by: by, limit: limit, user: context.user), as: format)
-        case .retention(let days):
-            renderer.render(try retention(context, days: days), as: format)
+        case .catalog(let name, let arguments):
+            renderer.render(try ReportCatalog.report(name, on: self, context: context, arguments: arguments), as: format)
         }
     }
 }

@@ -1,8 +1,9 @@
+import TallyEvents
 import TallyQuery
 
 /// Every report, in the order `report --help` and the OpenAPI document list them. A new report
-/// is one entry here, its SQL per dialect, its backend method and its tests
-/// (`docs/contributing.md`).
+/// is one entry here (answered through the generic path: its `rows` over the backend's saved
+/// queries), its SQL per dialect and its test (`docs/contributing.md`).
 public enum ReportCatalog {
     /// All the reports.
     public static let all: [ReportDefinition] = [
@@ -89,11 +90,62 @@ public enum ReportCatalog {
             .init(name: "limit", kind: .integer(1...Int.max, default: 10), description: "How many rows."),
         ]) { .top(event: $0[text: "event"] ?? "", by: $0[text: "by"] ?? "userId", limit: $0[int: "limit"]) }
 
-    /// `retention --days N`, `GET /learning/retention?days=N` (docs/decisions.md).
+    /// `retention --days N`, `GET /learning/retention?days=N` (docs/decisions.md): for each local
+    /// date D of the window ending today, the users active (any reading event) on D and the share
+    /// of them active again on D+1, D+7 and D+30; a share is null while its day is after today,
+    /// or when D had no users. From saved query `retention` in the backend's dialect.
     public static let retention = ReportDefinition(
         name: "retention", abstract: "Of the users active on each of the last N days, the share back 1, 7 and 30 days later.",
         endpoint: .init(path: "/learning/retention", operationId: "retention",
                         summary: "Per cohort day of the last N days: the users active that day, and the share active again on day 1, 7 and 30.",
                         schema: "Rows"),
-        parameters: [.init(name: "days", kind: .days(default: 30), description: "The window's length in days.")]) { .retention(days: $0[int: "days"]) }
+        parameters: [.init(name: "days", kind: .days(default: 30), description: "The window's length in days.")]) { backend, context, arguments in
+            let today = try backend.localToday(context)
+            let window = ReportLogic.window(days: arguments[int: "days"], endingAt: today)
+            var counts: [LocalDate: [Int64]] = [:]
+            let parameters: [String: QueryValue] = ["user": QueryValue(context.user), "first": .text(window[0].description), "last": .text(today.description)]
+            for row in try backend.savedRows("retention", parameters: parameters) {
+                guard case .text(let text) = row[0], let date = LocalDate(iso: text) else { continue }
+                counts[date] = row.dropFirst().map(count)
+            }
+            let rows = window.map { date -> [ReportValue] in
+                let count = counts[date] ?? [0, 0, 0, 0]
+                func share(after offset: Int, _ retained: Int64) -> ReportValue {
+                    guard count[0] > 0, date.adding(days: offset) <= today else { return .null }
+                    return .double(Double(retained) / Double(count[0]))
+                }
+                return [.text(date.description), .int(count[0]), share(after: 1, count[1]), share(after: 7, count[2]), share(after: 30, count[3])]
+            }
+            let columns = [ReportColumn("date", role: .key), ReportColumn("users", role: .count),
+                           ReportColumn("day1", role: .ratio), ReportColumn("day7", role: .ratio), ReportColumn("day30", role: .ratio)]
+            return GroupedReport(columns: columns, rows: rows)
+        }
+}
+
+// MARK: - The generic path
+
+extension ReportCatalog {
+    /// The report `name` (one defined with `rows`) computed over `backend` in `context`, its
+    /// arguments checked first.
+    ///
+    /// - Throws: `QueryError.invalidParameter` for an argument out of range, or for a name no
+    ///   report of the generic path has; the backend's errors.
+    public static func report(_ name: String, on backend: any ReportBackend, context: ReportContext,
+                              arguments: ReportDefinition.Arguments) throws -> GroupedReport {
+        guard let definition = named(name), let rows = definition.rows else {
+            throw QueryError.invalidParameter(name: "report", message: "no report named \(name) is answered from its rows")
+        }
+        try definition.validate(arguments)
+        return try rows(backend, context, arguments)
+    }
+
+    /// A count as SQL gives it back: an integer, or its text (ClickHouse's 64-bit integers).
+    static func count(_ value: ReportValue) -> Int64 {
+        switch value {
+        case .int(let v): v
+        case .double(let v): Int64(exactly: v) ?? 0
+        case .text(let v): Int64(v) ?? 0
+        case .null, .json: 0
+        }
+    }
 }

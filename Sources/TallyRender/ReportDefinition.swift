@@ -3,6 +3,10 @@ import TallyQuery
 /// One report, defined once: its subcommand and endpoint, its typed parameters, and how its
 /// question is built from their values. `report`'s subcommands and `--help`, the server's routes
 /// and their methods, and the OpenAPI document are all read from `ReportCatalog.all`.
+///
+/// A report defined with `rows` is answered through the generic path: its question is
+/// `.catalog(name:arguments:)`, its answer the rows `rows` computes over the backend's saved
+/// queries, and its subcommand's flags are its parameters (`docs/contributing.md`).
 public struct ReportDefinition: Sendable {
     /// The subcommand, `report NAME`.
     public let name: String
@@ -15,6 +19,33 @@ public struct ReportDefinition: Sendable {
     public let parameters: [Parameter]
     /// The question asked, from the parameters' values.
     public let question: @Sendable (Arguments) throws -> ReportQuestion
+    /// The report computed from the parameters' values over a backend, for a report answered
+    /// through the generic path; nil for a report with a question of its own.
+    public let rows: (@Sendable (any ReportBackend, ReportContext, Arguments) throws -> GroupedReport)?
+
+    /// A report with a question of its own (a case of `ReportQuestion`).
+    init(name: String, abstract: String, endpoint: Endpoint?, parameters: [Parameter],
+         question: @escaping @Sendable (Arguments) throws -> ReportQuestion) {
+        self.name = name
+        self.abstract = abstract
+        self.endpoint = endpoint
+        self.parameters = parameters
+        self.question = question
+        self.rows = nil
+    }
+
+    /// A report answered through the generic path: the question `.catalog(name:arguments:)`,
+    /// answered with what `rows` computes from the backend (usually from `savedRows`, one saved
+    /// query per dialect).
+    init(name: String, abstract: String, endpoint: Endpoint?, parameters: [Parameter],
+         rows: @escaping @Sendable (any ReportBackend, ReportContext, Arguments) throws -> GroupedReport) {
+        self.name = name
+        self.abstract = abstract
+        self.endpoint = endpoint
+        self.parameters = parameters
+        self.question = { .catalog(name: name, arguments: $0) }
+        self.rows = rows
+    }
 
     /// A report's HTTP endpoint: `GET path`.
     public struct Endpoint: Sendable {
@@ -61,7 +92,7 @@ public struct ReportDefinition: Sendable {
     }
 
     /// The values of a report's parameters, read and checked by the CLI or the server.
-    public struct Arguments: Sendable {
+    public struct Arguments: Sendable, Equatable {
         private var integers: [String: Int] = [:]
         private var texts: [String: String] = [:]
 
@@ -78,6 +109,39 @@ public struct ReportDefinition: Sendable {
         public subscript(text name: String) -> String? {
             get { texts[name] }
             set { texts[name] = newValue }
+        }
+    }
+
+    /// Each parameter at its default (text without one absent): what the report answers when
+    /// asked with no flags.
+    public var defaultArguments: Arguments {
+        var arguments = Arguments()
+        for parameter in parameters {
+            switch parameter.kind {
+            case .days(let value), .integer(_, let value): arguments[int: parameter.name] = value
+            case .choice(_, let value): arguments[text: parameter.name] = value
+            case .text(_, let value): arguments[text: parameter.name] = value
+            case .pattern, .path: break
+            }
+        }
+        return arguments
+    }
+
+    /// Checks the values of the parameters that have a range (`days`, an integer).
+    ///
+    /// - Throws: `QueryError.invalidParameter` naming the first value out of range.
+    public func validate(_ arguments: Arguments) throws {
+        for parameter in parameters {
+            switch parameter.kind {
+            case .days:
+                try ReportLogic.validate(days: arguments[int: parameter.name])
+            case .integer(let range, _):
+                let value = arguments[int: parameter.name]
+                guard range.contains(value) else {
+                    throw QueryError.invalidParameter(name: parameter.name, message: "\(parameter.name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
+                }
+            case .choice, .text, .pattern, .path: break
+            }
         }
     }
 

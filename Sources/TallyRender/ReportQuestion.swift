@@ -22,6 +22,7 @@ public enum ReportQuestion: Sendable, Equatable {
     case latency(event: String, field: String, by: String)
     /// `top --event E --by K --limit N`.
     case top(event: String, by: String, limit: Int)
-    /// `retention --days N`, `GET /learning/retention?days=N`.
-    case retention(days: Int)
+    /// A report of `ReportCatalog` answered through the generic path (one defined with `rows`),
+    /// with its parameters' values.
+    case catalog(name: String, arguments: ReportDefinition.Arguments)
 }

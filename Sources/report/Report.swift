@@ -12,14 +12,32 @@ struct Report: AsyncParsableCommand {
             in the spec's metrics.md; docs/decisions.md says what Tally does where it is silent.
             """,
         subcommands: [IngestCommand.self]
-            + ReportCatalog.all.compactMap { definition in reportCommands.first { $0.definition.name == definition.name } }
+            + ReportCatalog.all.indices.map(command(at:))
             + [RejectedCommand.self, QueryCommand.self, SQLCommand.self, ServeCommand.self, SimulateCommand.self, ClickHouseCommand.self])
 
-    /// The subcommand of each report of `ReportCatalog` (listed in the catalog's order).
+    /// The reports of `ReportCatalog` with a subcommand written for them (their own question).
     static let reportCommands: [any ReportCommand.Type] = [
         SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self, ProgressCommand.self,
-        DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self, RetentionCommand.self,
+        DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self,
     ]
+
+    /// The generic subcommand of each position of `ReportCatalog.all`, for the reports answered
+    /// through the generic path; `ReportCatalogCommandTests` checks there are enough.
+    static let catalogCommands: [any ReportCommand.Type] = [
+        CatalogCommand<0>.self, CatalogCommand<1>.self, CatalogCommand<2>.self, CatalogCommand<3>.self,
+        CatalogCommand<4>.self, CatalogCommand<5>.self, CatalogCommand<6>.self, CatalogCommand<7>.self,
+        CatalogCommand<8>.self, CatalogCommand<9>.self, CatalogCommand<10>.self, CatalogCommand<11>.self,
+        CatalogCommand<12>.self, CatalogCommand<13>.self, CatalogCommand<14>.self, CatalogCommand<15>.self,
+        CatalogCommand<16>.self, CatalogCommand<17>.self, CatalogCommand<18>.self, CatalogCommand<19>.self,
+        CatalogCommand<20>.self, CatalogCommand<21>.self, CatalogCommand<22>.self, CatalogCommand<23>.self,
+    ]
+
+    /// The subcommand of the report at `index` of the catalog: the one written for it, else the
+    /// generic one of its position.
+    static func command(at index: Int) -> any ReportCommand.Type {
+        let definition = ReportCatalog.all[index]
+        return reportCommands.first { $0.definition.name == definition.name } ?? catalogCommands[index]
+    }
 }
 
 /// A subcommand that asks one report of `ReportCatalog`: its name and abstract are the definition's.

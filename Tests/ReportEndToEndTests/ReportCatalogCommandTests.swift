@@ -16,4 +16,28 @@ final class ReportCatalogCommandTests: XCTestCase {
             XCTAssertEqual(overview, "OVERVIEW: \(definition.abstract)")
         }
     }
+
+    /// A report of the generic path has no subcommand written for it: its flags are its
+    /// definition's parameters, with their defaults, and their ranges are checked.
+    func testTheGenericSubcommandTakesTheDefinitionsParameters() throws {
+        let generic = ReportCatalog.all.filter { $0.rows != nil }
+        XCTAssertFalse(generic.isEmpty)
+        for definition in generic {
+            let help = try ReportBinary.run([definition.name, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            for parameter in definition.parameters {
+                switch parameter.kind {
+                case .days(let value), .integer(_, let value):
+                    XCTAssertTrue(help.contains("--\(parameter.name) <\(parameter.name)>"), "\(definition.name): \(help)")
+                    XCTAssertTrue(help.contains("(default: \(value))"), "\(definition.name): \(help)")
+                default:
+                    XCTAssertTrue(help.contains(parameter.name), "\(definition.name): \(help)")
+                }
+                if case .days = parameter.kind {
+                    let refused = try ReportBinary.run([definition.name, "--\(parameter.name)", "0"])
+                    XCTAssertEqual(refused.status, 64)
+                    XCTAssertTrue(refused.stderr.contains("--\(parameter.name): days must be 1...3660, got 0."), refused.stderr)
+                }
+            }
+        }
+    }
 }

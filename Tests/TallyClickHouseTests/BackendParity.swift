@@ -1,6 +1,7 @@
 import Foundation
 import TallyClickHouse
 import TallyQuery
+import TallyRender
 import TallyStore
 import XCTest
 
@@ -34,7 +35,13 @@ enum BackendParity {
                 try same("trend \(user ?? "all")") { try $0.trend(context, days: 30) }
                 try same("heatmap \(user ?? "all")") { try $0.heatmap(context, days: 365) }
                 try same("continue \(user ?? "all")") { try $0.continueLearning(context) }
-                try same("retention \(user ?? "all")") { try $0.retention(context, days: 60) }
+                for definition in ReportCatalog.all where definition.rows != nil {
+                    var arguments = definition.defaultArguments
+                    if definition.parameters.contains(where: { $0.name == "days" }) { arguments[int: "days"] = 60 }
+                    try same("\(definition.name) \(user ?? "all")") {
+                        try ReportCatalog.report(definition.name, on: $0, context: context, arguments: arguments)
+                    }
+                }
                 for material in materials + ["never-read"] {
                     try same("progress \(user ?? "all") \(material)") { try $0.progress(context, materialId: material) }
                 }

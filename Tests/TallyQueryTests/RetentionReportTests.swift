@@ -1,5 +1,6 @@
 import TallyEvents
 import TallyQuery
+import TallyRender
 import XCTest
 
 final class RetentionReportTests: XCTestCase {
@@ -14,13 +15,20 @@ final class RetentionReportTests: XCTestCase {
         return SQLiteReports(store: try F(lines).store)
     }
 
+    /// The retention report over `reports()`, through the catalog's generic path.
+    private func retention(_ context: ReportContext, days: Int) throws -> GroupedReport {
+        var arguments = ReportCatalog.retention.defaultArguments
+        arguments[int: "days"] = days
+        return try ReportCatalog.report("retention", on: try reports(), context: context, arguments: arguments)
+    }
+
     private func row(_ report: GroupedReport, daysAgo: Int) -> [ReportValue]? {
         let date = LocalDate(iso: "2026-11-20")!.adding(days: -daysAgo).description
         return report.rows.first { $0.first == .text(date) }
     }
 
     func testSharesOfEachCohortDayAndNullWhileTheirDayIsAhead() throws {
-        let report = try reports().retention(ReportContext(user: nil, nowMs: now), days: 40)
+        let report = try retention(ReportContext(user: nil, nowMs: now), days: 40)
         XCTAssertEqual(report.columns.map(\.name), ["date", "users", "day1", "day7", "day30"])
         XCTAssertEqual(report.rows.count, 40)
         XCTAssertEqual(report.rows.last?.first, .text("2026-11-20"))
@@ -32,12 +40,12 @@ final class RetentionReportTests: XCTestCase {
     }
 
     func testOneUsersCohorts() throws {
-        let report = try reports().retention(ReportContext(user: "b", nowMs: now), days: 40)
+        let report = try retention(ReportContext(user: "b", nowMs: now), days: 40)
         XCTAssertEqual(row(report, daysAgo: 31), [.text("2026-10-20"), .int(1), .double(1), .double(0), .double(0)])
         XCTAssertEqual(report.rows.filter { $0[1] != .int(0) }.count, 2)
     }
 
     func testTheWindowIsChecked() throws {
-        XCTAssertThrowsError(try reports().retention(ReportContext(user: nil, nowMs: now), days: 0))
+        XCTAssertThrowsError(try retention(ReportContext(user: nil, nowMs: now), days: 0))
     }
 }

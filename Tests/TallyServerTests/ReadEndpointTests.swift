@@ -24,8 +24,12 @@ import Testing
             ("/feed/dislike-rate?by=model&now=\(now)", .dislikeRate(DislikeGrouping(byModel: true, byPosition: false), topReasons: 0), nil),
             ("/feed/exposures?by=day&now=\(now)", .exposures(by: .day), nil),
             ("/observability/latency?event=view_loaded&field=ms&now=\(now)", .latency(event: "view_loaded", field: "ms", by: "appVersion"), nil),
-            ("/learning/retention?days=30&now=\(now)", .retention(days: 30), nil),
-        ]
+            ("/learning/retention?days=30&now=\(now)", .catalog(name: "retention", arguments: ReportCatalog.retention.defaultArguments), nil),
+        ] + (try ReportCatalog.all.filter { $0.rows != nil }.compactMap { definition -> (String, ReportQuestion, String?)? in
+            // Every report of the generic path, at its parameters' defaults.
+            guard let endpoint = definition.endpoint else { return nil }
+            return ("\(endpoint.path)?now=\(now)", try definition.question(definition.defaultArguments), nil)
+        })
         try await fixture.test { client in
             #expect(try await client.post("/events", Self.events).status == .ok)
             let reports = SQLiteReports(store: try EventStore(readingAt: fixture.storePath))

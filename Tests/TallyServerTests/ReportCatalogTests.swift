@@ -27,8 +27,8 @@ import Testing
             let documented = Set(((operation?["parameters"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
             #expect(documented == Set(["user", "now", "tz"] + definition.parameters.map(\.name)), "\(endpoint.path)")
         }
-        let endpoints = ReportCatalog.all.compactMap(\.endpoint)
-        #expect(endpoints.count == 9)
+        #expect(ReportCatalog.all.filter { $0.endpoint == nil }.map(\.name) == ["top"], "every report but top has an endpoint")
+        #expect(ReportCatalog.all.compactMap(\.endpoint).count >= 9)
         try await fixture.test { client in
             let served = try await client.get("/openapi.json")
             #expect(served.status == .ok)
