@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TallyStore", dependencies: ["TallyEvents", "TallySupport", "CSQLite", "CSQLiteConfig", "CZlib"]),
         .target(name: "TallyKit", dependencies: ["TallyEvents", "TallySupport", "CZlib"]),
         .target(name: "TallySimulation", dependencies: ["TallyKit", "TallyEvents", "TallySupport"]),
-        .target(name: "TallyQuery", dependencies: ["TallyEvents", "TallyStore"], resources: [.copy("queries")]),
+        .target(name: "TallyQuery", dependencies: ["TallyEvents", "TallyStore", "TallySupport"], resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyEvents", "TallyStore", "TallyQuery"]),
         .target(name: "TallyServer", dependencies: [
             "TallyEvents", "TallyStore", "TallyQuery", "TallyRender", "TallySupport",
@@ -43,14 +43,14 @@ let package = Package(
         ], resources: [.copy("Resources")]),
         .target(name: "TallyClickHouse", dependencies: ["TallyEvents", "TallyStore", "TallyQuery", "TallySupport"]),
         .executableTarget(name: "report", dependencies: [
-            "TallyEvents", "TallyStore", "TallyQuery", "TallyRender", "TallyServer", "TallySimulation", "TallyClickHouse",
+            "TallyEvents", "TallyStore", "TallyQuery", "TallyRender", "TallyServer", "TallySimulation", "TallyClickHouse", "TallySupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TallyTestSupport", path: "Tests/TallyTestSupport"),
         .executableTarget(name: "QueueCrashChild", dependencies: ["TallyKit", "TallyEvents"], path: "Tests/QueueCrashChild"),
         .testTarget(name: "TallyEventsTests", dependencies: ["TallyEvents"]),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyTestSupport"]),
-        .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyRender", "TallyTestSupport"]),
+        .testTarget(name: "TallyQueryTests", dependencies: ["TallyQuery", "TallyStore", "TallyEvents", "TallyRender", "TallySupport", "TallyTestSupport"]),
         .testTarget(name: "TallyRenderTests", dependencies: ["TallyRender", "TallyTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "TallyKitTests", dependencies: ["TallyKit", "TallyEvents", "TallySupport", "TallyTestSupport", "QueueCrashChild"]),
         .testTarget(name: "TallyServerTests", dependencies: [

@@ -1,6 +1,7 @@
 import TallyEvents
 import TallyQuery
 import TallyStore
+import TallySupport
 
 /// Computes every documented report (`metrics.md`) on a ClickHouse server from the event
 /// tables, running `queries/clickhouse/*.sql`; the answers are the same model values as the

@@ -1,5 +1,5 @@
 import TallyEvents
-import TallyStore
+import TallySupport
 
 /// Where reports are computed: the embedded SQLite store (`SQLiteReports`) or a ClickHouse server.
 /// Every backend answers with the same model values, so rendering is shared and two backends'

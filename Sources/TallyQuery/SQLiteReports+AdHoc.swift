@@ -1,4 +1,5 @@
 import TallyStore
+import TallySupport
 
 extension SQLiteReports {
     /// Runs read-only SQL with named parameters (`:name`) under `ReadOnlyAuthorizer`: a statement

@@ -3,6 +3,7 @@ import NIOPosix
 import TallyQuery
 import TallyRender
 import TallyStore
+import TallySupport
 
 /// Runs `/sql` statements on threads of their own, never on the threads that serve reports and
 /// writes: each on a new read-only connection that is closed afterwards (nothing a statement

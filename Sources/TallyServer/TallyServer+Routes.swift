@@ -3,6 +3,7 @@ import NIOCore
 import TallyQuery
 import TallyRender
 import TallyStore
+import TallySupport
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TallyStore
+import TallySupport
 
 /// `--sql-timeout`: how long one ad hoc statement (`report sql`, `report query`, `GET /sql`) may run.
 struct SQLTimeoutOption: ParsableArguments {

@@ -63,4 +63,14 @@ final class PackageLayoutTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 9)
         XCTAssertFalse(declared["TallyClickHouse", default: []].contains("TallyKit"), "the ClickHouse backend must not link the app SDK")
     }
+
+    /// The backend protocol is dialect-neutral: `ReportBackend.swift` (and the interrupter its
+    /// ad hoc SQL takes, in TallySupport) import nothing of the SQLite store.
+    func testTheBackendProtocolDoesNotImportTheSQLiteStore() throws {
+        for path in ["Sources/TallyQuery/ReportBackend.swift", "Sources/TallySupport/StatementInterrupter.swift"] {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+            XCTAssertFalse(imports.contains { $0 == "import TallyStore" || $0 == "import CSQLite" }, "\(path): \(imports)")
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TallyClickHouse
 import TallyQuery
 import TallyStore
+import TallySupport
 import XCTest
 
 /// Ad hoc SQL on ClickHouse reaches nothing but the server's tables: no table function (a file,

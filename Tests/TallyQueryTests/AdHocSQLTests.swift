@@ -1,6 +1,7 @@
 import Foundation
 import TallyQuery
 import TallyStore
+import TallySupport
 import XCTest
 
 /// Ad hoc SQL (`report sql`, `report query`, `GET /sql`) cannot run away, cannot read outside

@@ -1,29 +1,25 @@
-import CSQLite
-import TallySupport
-
-/// Bounds the run of one ad hoc statement: stopped once it has run `timeLimit`, or at once when
-/// `cancel()` is called from another thread (the client left, the server is stopping).
+/// Bounds the run of one ad hoc statement, whichever backend runs it: stopped once it has run
+/// `timeLimit`, or at once when `cancel()` is called from another thread (the client left, the
+/// server is stopping).
 ///
-/// While a statement runs, SQLite calls a progress handler every few thousand virtual-machine
-/// steps; it checks the limit and the cancellation, so a runaway query (an endless recursive CTE,
-/// a cross join of every table) ends with `StatementInterrupted` instead of holding its thread.
-public final class StatementInterrupter: @unchecked Sendable {
+/// A backend adapts it to its own way of stopping a statement: SQLite checks `shouldStop()` from
+/// its progress handler and is interrupted through the hook it gives `begin(interrupt:)`
+/// (`StatementInterrupter.run(on:_:)` in TallyStore); ClickHouse sends `timeLimit` as the
+/// server's `max_execution_time`.
+public final class StatementInterrupter: Sendable {
     /// The longest a statement may run; nil for no limit.
     public let timeLimit: Duration?
     private let state = Locked(State())
 
-    /// What `cancel()` and the progress handler share with the thread running the statement.
+    /// What `cancel()` shares with the thread running the statement.
     private struct State {
-        /// The connection whose statement runs now.
-        var running: OpaquePointer?
+        /// Stops the running statement; nil while none runs.
+        var interrupt: (@Sendable () -> Void)?
         /// When the running statement must stop.
         var deadline: ContinuousClock.Instant?
         /// Why the statement stops (set once).
         var cause: StatementInterrupted.Cause?
     }
-
-    /// Virtual-machine steps between two checks of the limit.
-    static let checkInterval: Int32 = 1000
 
     /// An interrupter for statements that may run `timeLimit` each (nil: only `cancel()` stops them).
     public init(timeLimit: Duration?) {
@@ -34,38 +30,29 @@ public final class StatementInterrupter: @unchecked Sendable {
     public func cancel() {
         state.withLock { state in
             if state.cause == nil { state.cause = .cancelled }
-            if let running = state.running { sqlite3_interrupt(running) }
+            state.interrupt?()
         }
     }
 
-    /// Runs `body` (which steps statements of `database`) under the limit; the clock starts now.
+    /// Starts a statement: its clock starts now, and `cancel()` calls `interrupt` until `end()`.
     ///
-    /// - Throws: `StatementInterrupted` when the limit passed or `cancel()` was called, else what
-    ///   `body` throws.
-    public func run<T>(on database: Database, _ body: () throws -> T) throws -> T {
+    /// - Throws: `StatementInterrupted` when `cancel()` was already called.
+    public func begin(interrupt: @escaping @Sendable () -> Void) throws(StatementInterrupted) {
         let timeLimit = self.timeLimit
         try state.withLock { (state: inout State) throws(StatementInterrupted) in
             if let cause = state.cause { throw StatementInterrupted(cause: cause) }
-            state.running = database.handle
+            state.interrupt = interrupt
             state.deadline = timeLimit.map { ContinuousClock.now.advanced(by: $0) }
-        }
-        sqlite3_progress_handler(database.handle, Self.checkInterval, { context in
-            guard let context else { return 0 }
-            return Unmanaged<StatementInterrupter>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
-        }, Unmanaged.passUnretained(self).toOpaque())
-        defer {
-            sqlite3_progress_handler(database.handle, 0, nil, nil)
-            state.withLock { $0.running = nil }
-        }
-        do {
-            return try body()
-        } catch let error as DatabaseError where error.code == SQLITE_INTERRUPT {
-            throw StatementInterrupted(cause: state.withLock { $0.cause } ?? .cancelled)
         }
     }
 
-    /// Whether the running statement must stop; notes why.
-    private func shouldStop() -> Bool {
+    /// Ends the running statement: `cancel()` no longer reaches it.
+    public func end() {
+        state.withLock { $0.interrupt = nil }
+    }
+
+    /// Whether the running statement must stop (its time is up, or it was cancelled); notes why.
+    public func shouldStop() -> Bool {
         let timeLimit = self.timeLimit
         return state.withLock { state in
             if state.cause != nil { return true }
@@ -75,6 +62,11 @@ public final class StatementInterrupter: @unchecked Sendable {
             }
             return false
         }
+    }
+
+    /// Why the statement was stopped; nil while nothing stopped it.
+    public var cause: StatementInterrupted.Cause? {
+        state.withLock { $0.cause }
     }
 }
 
