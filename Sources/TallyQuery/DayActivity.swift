@@ -1,6 +1,6 @@
 /// Active seconds and materials read on one local date: what the learning reports are
 /// computed from, whichever backend counted them.
-package struct DayActivity: Sendable, Equatable {
+public struct DayActivity: Sendable, Equatable {
     /// Active seconds that day.
     package var seconds: Int
     /// Distinct materials with active seconds that day.

@@ -1,8 +1,9 @@
 import TallyEvents
 
 /// A store that can tell the learning facts; the reports built on them are shared, so every
-/// backend computes "today", streaks, windows and quartiles the same way.
-package protocol LearningSource {
+/// backend computes "today", streaks, windows and quartiles the same way: a `ReportBackend` that
+/// is a `LearningSource` has its five learning reports from the extension below.
+public protocol LearningSource {
     /// Active seconds and materials per local date with events (of one user, or all).
     func dailyActivity(user: String?) throws -> [LocalDate: DayActivity]
     /// The newest reading event (of one user, or all): instant and offset.
@@ -46,5 +47,32 @@ extension LearningSource {
     /// How far the user (or everyone) got in `materialId`.
     package func learningProgress(_ context: ReportContext, materialId: String) throws -> ReadingProgress {
         LearningFacts(materials: try materials(user: context.user, material: materialId)).progress(materialId: materialId)
+    }
+}
+
+extension ReportBackend where Self: LearningSource {
+    /// The learning summary.
+    public func summary(_ context: ReportContext) throws -> LearningSummary {
+        try learningSummary(context)
+    }
+
+    /// Active seconds per day of the `days`-day window ending today, with the previous period's total.
+    public func trend(_ context: ReportContext, days count: Int) throws -> TrendReport {
+        try learningTrend(context, days: count)
+    }
+
+    /// One cell per day of the `days`-day window ending today, leveled by quartiles.
+    public func heatmap(_ context: ReportContext, days count: Int) throws -> HeatmapReport {
+        try learningHeatmap(context, days: count)
+    }
+
+    /// The most recently read material not marked as read; nil when there is none.
+    public func continueLearning(_ context: ReportContext) throws -> ContinueLearning? {
+        try learningContinue(context)
+    }
+
+    /// How far the user (or everyone) got in `materialId`.
+    public func progress(_ context: ReportContext, materialId: String) throws -> ReadingProgress {
+        try learningProgress(context, materialId: materialId)
     }
 }

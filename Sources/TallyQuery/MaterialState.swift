@@ -1,7 +1,7 @@
 import TallyStore
 
 /// A `material_state` row, or several merged (all users together).
-package struct MaterialState {
+public struct MaterialState {
     /// An event's place in the "newest" order: timestamp, then sequence, then idempotency key.
     package struct Newest {
         var ts: Int64
