@@ -36,7 +36,9 @@ struct Report: AsyncParsableCommand {
     /// generic one of its position.
     static func command(at index: Int) -> any ReportCommand.Type {
         let definition = ReportCatalog.all[index]
-        return reportCommands.first { $0.definition.name == definition.name } ?? catalogCommands[index]
+        if let written = reportCommands.first(where: { $0.definition.name == definition.name }) { return written }
+        precondition(index < catalogCommands.count, "ReportCatalog has more reports than Report.catalogCommands: add CatalogCommand<\(index)>")
+        return catalogCommands[index]
     }
 }
 
