@@ -2,7 +2,6 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import TallyQuery
 import TallyRender
-import TallyStore
 import TallySupport
 
 /// Runs `/sql` statements on threads of their own, never on the threads that serve reports and
