@@ -2,16 +2,17 @@ import ArgumentParser
 import TallyQuery
 import TallyRender
 
-/// The subcommand of the report at `index` of `ReportCatalog.all` when that report is answered
-/// through the generic path (defined with `rows`): its name, abstract and flags all come from the
-/// definition, so a new report needs no command of its own. Swift gives each subcommand a type of
-/// its own, hence one instance of this type per position of the catalog (`Report.catalogCommands`).
-struct CatalogCommand<let index: Int>: ReportCommand {
-    static var definition: ReportDefinition { ReportCatalog.all[index] }
+/// The subcommand of the report at position `Position.index` of `ReportCatalog.all` when that
+/// report is answered through the generic path (defined with `rows`): its name, abstract and flags
+/// all come from the definition, so a new report needs no command of its own. ArgumentParser needs
+/// a type per subcommand, hence one instance of this type per position of the catalog
+/// (`CatalogPosition.commands(count:)`).
+struct CatalogCommand<Position: CatalogPosition>: ReportCommand {
+    static var definition: ReportDefinition { ReportCatalog.all[Position.index] }
 
     @OptionGroup var options: ReportOptions
 
-    @OptionGroup var parameters: CatalogParameters<index>
+    @OptionGroup var parameters: CatalogParameters<Position>
 
     func validate() throws {
         try ValidationError.wrapping { try Self.definition.validate(parameters.arguments) }
@@ -22,16 +23,16 @@ struct CatalogCommand<let index: Int>: ReportCommand {
     }
 }
 
-/// The flags of the report at `index` of `ReportCatalog.all`, one per parameter of its
-/// definition: `--NAME` (an argument for a path parameter), with the parameter's default.
+/// The flags of the report at position `Position.index` of `ReportCatalog.all`, one per parameter
+/// of its definition: `--NAME` (an argument for a path parameter), with the parameter's default.
 ///
 /// ArgumentParser finds a type's flags by reflecting an instance of it; this type reflects as
 /// the flags its definition lists and decodes their values by the same names.
-struct CatalogParameters<let index: Int>: ParsableArguments, CustomReflectable {
+struct CatalogParameters<Position: CatalogPosition>: ParsableArguments, CustomReflectable {
     /// The values given (or defaulted), by parameter name.
     private(set) var arguments = ReportDefinition.Arguments()
 
-    private static var parameters: [ReportDefinition.Parameter] { ReportCatalog.all[index].parameters }
+    private static var parameters: [ReportDefinition.Parameter] { ReportCatalog.all[Position.index].parameters }
 
     init() {}
 
@@ -85,4 +86,30 @@ struct CatalogParameters<let index: Int>: ParsableArguments, CustomReflectable {
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
     }
+}
+
+// MARK: - Positions as types
+
+/// A position of `ReportCatalog.all` as a type: `FirstPosition`, `NextPosition<FirstPosition>`,
+/// and so on, so that each generic subcommand is a type of its own whatever the catalog's size.
+protocol CatalogPosition {
+    /// The position in `ReportCatalog.all`.
+    static var index: Int { get }
+}
+
+extension CatalogPosition {
+    /// The generic subcommands of this position and the `count - 1` after it.
+    static func commands(count: Int) -> [any ReportCommand.Type] {
+        count <= 0 ? [] : [CatalogCommand<Self>.self] + NextPosition<Self>.commands(count: count - 1)
+    }
+}
+
+/// Position 0 of the catalog.
+enum FirstPosition: CatalogPosition {
+    static var index: Int { 0 }
+}
+
+/// The position after `Previous`.
+enum NextPosition<Previous: CatalogPosition>: CatalogPosition {
+    static var index: Int { Previous.index + 1 }
 }

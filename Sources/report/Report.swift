@@ -22,22 +22,14 @@ struct Report: AsyncParsableCommand {
     ]
 
     /// The generic subcommand of each position of `ReportCatalog.all`, for the reports answered
-    /// through the generic path; `ReportCatalogCommandTests` checks there are enough.
-    static let catalogCommands: [any ReportCommand.Type] = [
-        CatalogCommand<0>.self, CatalogCommand<1>.self, CatalogCommand<2>.self, CatalogCommand<3>.self,
-        CatalogCommand<4>.self, CatalogCommand<5>.self, CatalogCommand<6>.self, CatalogCommand<7>.self,
-        CatalogCommand<8>.self, CatalogCommand<9>.self, CatalogCommand<10>.self, CatalogCommand<11>.self,
-        CatalogCommand<12>.self, CatalogCommand<13>.self, CatalogCommand<14>.self, CatalogCommand<15>.self,
-        CatalogCommand<16>.self, CatalogCommand<17>.self, CatalogCommand<18>.self, CatalogCommand<19>.self,
-        CatalogCommand<20>.self, CatalogCommand<21>.self, CatalogCommand<22>.self, CatalogCommand<23>.self,
-    ]
+    /// through the generic path.
+    static let catalogCommands = FirstPosition.commands(count: ReportCatalog.all.count)
 
     /// The subcommand of the report at `index` of the catalog: the one written for it, else the
     /// generic one of its position.
     static func command(at index: Int) -> any ReportCommand.Type {
         let definition = ReportCatalog.all[index]
         if let written = reportCommands.first(where: { $0.definition.name == definition.name }) { return written }
-        precondition(index < catalogCommands.count, "ReportCatalog has more reports than Report.catalogCommands: add CatalogCommand<\(index)>")
         return catalogCommands[index]
     }
 }
