@@ -134,6 +134,7 @@ public final class Ingestor {
         } catch {
             try? database.execute("ROLLBACK")
             inTransaction = false
+            rollups.forget()
             batch = RollupBatch()
             throw error
         }
@@ -147,6 +148,7 @@ public final class Ingestor {
         guard inTransaction else { return }
         try? database.execute("ROLLBACK")
         inTransaction = false
+        rollups.forget()
         batch = RollupBatch()
         pending = 0
     }

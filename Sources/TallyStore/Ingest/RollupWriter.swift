@@ -100,6 +100,11 @@ final class RollupWriter {
         try exposures.write(batch)
     }
 
+    /// Forgets what the writers remember of stored rows (the transaction was rolled back).
+    func forget() {
+        exposures.forget()
+    }
+
     private static func values(_ order: OrderKey?) -> [SQLValue] {
         guard let order else { return [.null, .null, .null] }
         return [.int(order.timestampMs), .int(order.sequence), .text(order.key)]
