@@ -75,6 +75,21 @@ final class ExposureMemberTests: XCTestCase {
         XCTAssertEqual(try day(store.database, earlier), [1, 1, 1])
     }
 
+    func testOnlyAPairThatMovesReadsThePairsAgain() throws {
+        let store = try EventStore(path: directory.appendingPathComponent("t.sqlite").path)
+        let ingestor = try Ingestor(store: store)
+        try add(ingestor, [exposure("e1", pageInstance: "p1", item: "i1", ts: Self.start)])
+        // A later copy in a later batch: a duplicate, the pair stays in its groups.
+        try add(ingestor, [exposure("e2", pageInstance: "p1", item: "i1", ts: Self.start + 1)])
+        XCTAssertEqual(ingestor.passesOverExposurePairs, 0)
+        XCTAssertEqual(try day(store.database, "2026-11-20"), [1, 1, 1])
+        // An earlier copy moves it to the day before.
+        try add(ingestor, [exposure("e0", pageInstance: "p1", item: "i1", ts: Self.start - Self.day)])
+        XCTAssertEqual(ingestor.passesOverExposurePairs, 1)
+        XCTAssertEqual(try day(store.database, "2026-11-20"), [0, 0, 0])
+        XCTAssertEqual(try day(store.database, "2026-11-19"), [1, 1, 1])
+    }
+
     func testAVersionTwoStoreUpgradesItsMemberRows() throws {
         let path = directory.appendingPathComponent("v2.sqlite").path
         do {

@@ -25,6 +25,8 @@ final class ExposureRollupWriter {
     /// Members known to be stored, valid while no other connection has written (`data_version`).
     private var known: Set<ExposureDeltas.Member> = []
     private var knownVersion: Int64?
+    /// Passes over `exposure_firsts` made for pairs that moved (a figure for tests).
+    private(set) var passesOverPairs = 0
 
     init(database db: Database) throws {
         database = db
@@ -69,8 +71,13 @@ final class ExposureRollupWriter {
             after.first = before.first.order < incoming.order ? before.first : incoming
             after.first.events = before.first.events + incoming.events
             try save(key, after.first, with: saveFirst)
-            before.contribute(-1, to: &deltas) { left.insert($0) }
-            try after.contribute(1, to: &deltas) { try join($0, into: &joined) }
+            var leaving: Set<ExposureDeltas.Member> = []
+            before.contribute(-1, to: &deltas) { leaving.insert($0) }
+            try after.contribute(1, to: &deltas) {
+                leaving.remove($0)
+                try join($0, into: &joined)
+            }
+            left.formUnion(leaving)
         }
         for member in joined {
             deltas.groups[member.group, default: ExposureDeltas.Counters()].count(member.kind, 1)
@@ -128,6 +135,7 @@ final class ExposureRollupWriter {
     /// The members of `leaving` that no stored pair holds any more (one pass over the pairs,
     /// those of this batch included).
     private func unheld(_ leaving: Set<ExposureDeltas.Member>) throws -> Set<ExposureDeltas.Member> {
+        passesOverPairs += 1
         var unheld = leaving
         let dimensions = Set(leaving.map(\.group.dimension))
         defer { allFirsts.reset() }

@@ -123,6 +123,9 @@ public final class Ingestor {
         return outcome
     }
 
+    /// Passes over the stored exposure pairs made so far for pairs that moved to another group.
+    var passesOverExposurePairs: Int { rollups.passesOverExposurePairs }
+
     /// Writes the rollups of the current batch and commits it.
     public func commit() throws {
         guard inTransaction else { return }

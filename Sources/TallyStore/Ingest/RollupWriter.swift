@@ -100,6 +100,9 @@ final class RollupWriter {
         try exposures.write(batch)
     }
 
+    /// Passes over the stored exposure pairs made for pairs that moved to another group.
+    var passesOverExposurePairs: Int { exposures.passesOverPairs }
+
     /// Forgets what the writers remember of stored rows (the transaction was rolled back).
     func forget() {
         exposures.forget()
