@@ -18,6 +18,11 @@ struct ExposureDeltas {
             exposures += sign
             duplicates += sign * (events - 1)
         }
+
+        /// Counts a member joining (`change` 1) or leaving (`change` -1) the group.
+        mutating func count(_ kind: Kind, _ change: Int) {
+            if kind == .item { uniqueItems += change } else { uniqueUsers += change }
+        }
     }
 
     /// What a member row counts: the items or the users of a group (`kind` in the table).
@@ -33,5 +38,4 @@ struct ExposureDeltas {
     }
 
     var groups: [Group: Counters] = [:]
-    var members: [Member: Int] = [:]
 }

@@ -1,18 +1,32 @@
 /// Keeps `exposure_firsts` and the exposure-count rows current: for every (page instance, item)
 /// a batch touches, stores it when new (the usual case: one statement), else reads what is
-/// stored, merges the batch in, writes the result and applies the change in its contribution;
-/// items and users per group are reference-counted so that `uniqueItems` and `uniqueUsers` stay
-/// exact when an earlier event moves a pair to another group.
+/// stored, merges the batch in, writes the result and applies the change in its contribution.
+///
+/// `uniqueItems` and `uniqueUsers` are kept exact by one `exposure_group_members` row per item
+/// or user a group holds, stored when the member first joins; a member this writer knows to be
+/// stored costs no statement at all. A member leaves a group only when a pair moves to another
+/// group (an earlier exposure of the pair arrives late, a client bug): then, once per batch
+/// with such moves, one pass over `exposure_firsts` tells which of the groups left still hold
+/// the member through another pair.
 final class ExposureRollupWriter {
+    /// Most members remembered as stored; past it the memory starts over (correct either way:
+    /// a member not remembered costs one `INSERT ... DO NOTHING`). About 60 bytes each.
+    static let knownCapacity = 600_000
+
     private let database: Database
     private let readFirst: Statement
     private let insertFirst: Statement
     private let saveFirst: Statement
-    private let updateMember: Statement
     private let insertMember: Statement
-    private let readMember: Statement
     private let deleteMember: Statement
+    private let allFirsts: Statement
+    private let dataVersion: Statement
     private let addGroup: Statement
+    /// Members known to be stored, valid while no other connection has written (`data_version`).
+    private var known: Set<ExposureDeltas.Member> = []
+    private var knownVersion: Int64?
+    /// Passes over `exposure_firsts` made for pairs that moved (a figure for tests).
+    private(set) var passesOverPairs = 0
 
     init(database db: Database) throws {
         database = db
@@ -26,11 +40,13 @@ final class ExposureRollupWriter {
             """
         insertFirst = try db.prepare("INSERT INTO \(firstColumns) ON CONFLICT (page_instance_id, item_id) DO NOTHING")
         saveFirst = try db.prepare("INSERT OR REPLACE INTO \(firstColumns)")
-        let member = "dimension = ? AND group_value = ? AND kind = ? AND member = ?"
-        updateMember = try db.prepare("UPDATE exposure_group_members SET pairs = pairs + ? WHERE \(member)")
-        insertMember = try db.prepare("INSERT INTO exposure_group_members (pairs, dimension, group_value, kind, member) VALUES (?, ?, ?, ?, ?)")
-        readMember = try db.prepare("SELECT pairs FROM exposure_group_members WHERE \(member)")
-        deleteMember = try db.prepare("DELETE FROM exposure_group_members WHERE \(member)")
+        insertMember = try db.prepare("""
+            INSERT INTO exposure_group_members (dimension, group_value, kind, member) VALUES (?, ?, ?, ?)
+            ON CONFLICT (dimension, group_value, kind, member) DO NOTHING
+            """)
+        deleteMember = try db.prepare("DELETE FROM exposure_group_members WHERE dimension = ? AND group_value = ? AND kind = ? AND member = ?")
+        allFirsts = try db.prepare("SELECT item_id, user_id, local_date, page_id, model_info, feed_position FROM exposure_firsts")
+        dataVersion = try db.prepare("PRAGMA data_version")
         addGroup = try db.prepare("""
             INSERT INTO exposure_groups (dimension, group_value, exposures, duplicates, unique_items, unique_users)
             VALUES (?, ?, ?, ?, ?, ?)
@@ -41,10 +57,13 @@ final class ExposureRollupWriter {
     }
 
     func write(_ batch: RollupBatch) throws {
+        try checkKnown()
         var deltas = ExposureDeltas()
+        var joined: [ExposureDeltas.Member] = []
+        var left: Set<ExposureDeltas.Member> = []
         for (key, incoming) in batch.firstExposures {
             if try save(key, incoming, with: insertFirst) {
-                PairState(first: incoming, item: key.item).contribute(1, to: &deltas)
+                try PairState(first: incoming, item: key.item).contribute(1, to: &deltas) { try join($0, into: &joined) }
                 continue
             }
             guard let before = try stored(key) else { continue }
@@ -52,17 +71,23 @@ final class ExposureRollupWriter {
             after.first = before.first.order < incoming.order ? before.first : incoming
             after.first.events = before.first.events + incoming.events
             try save(key, after.first, with: saveFirst)
-            before.contribute(-1, to: &deltas)
-            after.contribute(1, to: &deltas)
+            var leaving: Set<ExposureDeltas.Member> = []
+            before.contribute(-1, to: &deltas) { leaving.insert($0) }
+            try after.contribute(1, to: &deltas) {
+                leaving.remove($0)
+                try join($0, into: &joined)
+            }
+            left.formUnion(leaving)
         }
-        for (member, change) in deltas.members where change != 0 {
-            let crossing = try apply(change, to: member)
-            if crossing != 0 {
-                if member.kind == .item {
-                    deltas.groups[member.group, default: ExposureDeltas.Counters()].uniqueItems += crossing
-                } else {
-                    deltas.groups[member.group, default: ExposureDeltas.Counters()].uniqueUsers += crossing
-                }
+        for member in joined {
+            deltas.groups[member.group, default: ExposureDeltas.Counters()].count(member.kind, 1)
+        }
+        if !left.isEmpty {
+            for member in try unheld(left) {
+                try bind(member, to: deleteMember)
+                try deleteMember.run()
+                deltas.groups[member.group, default: ExposureDeltas.Counters()].count(member.kind, -1)
+                known.remove(member)
             }
         }
         for (group, counters) in deltas.groups where !counters.isZero {
@@ -76,34 +101,65 @@ final class ExposureRollupWriter {
         }
     }
 
-    /// Adds `change` to a member's pair count: 1 when the member joins its group, -1 when it
-    /// leaves, else 0. Increments, by far the usual case, cost one statement.
-    private func apply(_ change: Int, to member: ExposureDeltas.Member) throws -> Int {
-        try bind(member, to: updateMember, from: 2)
-        updateMember.bind(Int64(change), at: 1)
-        try updateMember.run()
-        if database.changes == 0 {
-            try bind(member, to: insertMember, from: 2)
-            insertMember.bind(Int64(change), at: 1)
-            try insertMember.run()
-            return 1
-        }
-        guard change < 0 else { return 0 }
-        try bind(member, to: readMember, from: 1)
-        let left = try readMember.step() ? readMember.int(0) : 0
-        readMember.reset()
-        guard left == 0 else { return 0 }
-        try bind(member, to: deleteMember, from: 1)
-        try deleteMember.run()
-        return -1
+    /// Forgets the members remembered as stored (the transaction that stored some of them was
+    /// rolled back).
+    func forget() {
+        known.removeAll()
+        knownVersion = nil
     }
 
-    /// Binds a member's key (dimension, group value, kind, member) from parameter `index` on.
-    private func bind(_ member: ExposureDeltas.Member, to statement: Statement, from index: Int32) throws {
-        statement.bind(member.group.dimension.rawValue, at: index)
-        try statement.bind(member.group.value, at: index + 1)
-        statement.bind(member.kind.rawValue, at: index + 2)
-        statement.bind(member.member, at: index + 3)
+    /// Starts the memory of stored members over when another connection has committed since
+    /// this one last looked (it may have removed members).
+    private func checkKnown() throws {
+        defer { dataVersion.reset() }
+        let version = try dataVersion.step() ? dataVersion.int64(0) : 0
+        if version != knownVersion {
+            known.removeAll(keepingCapacity: true)
+            knownVersion = version
+        }
+    }
+
+    /// Stores `member` unless it is known to be stored; appends it to `joined` when it is new in its group.
+    private func join(_ member: ExposureDeltas.Member, into joined: inout [ExposureDeltas.Member]) throws {
+        if known.count >= Self.knownCapacity {
+            known.removeAll(keepingCapacity: true)
+        }
+        guard known.insert(member).inserted else { return }
+        try bind(member, to: insertMember)
+        try insertMember.run()
+        if database.changes == 1 {
+            joined.append(member)
+        }
+    }
+
+    /// The members of `leaving` that no stored pair holds any more (one pass over the pairs,
+    /// those of this batch included).
+    private func unheld(_ leaving: Set<ExposureDeltas.Member>) throws -> Set<ExposureDeltas.Member> {
+        passesOverPairs += 1
+        var unheld = leaving
+        let dimensions = Set(leaving.map(\.group.dimension))
+        defer { allFirsts.reset() }
+        while !unheld.isEmpty, try allFirsts.step() {
+            let r = allFirsts
+            let pair = PairState(first: RollupBatch.FirstExposure(
+                order: OrderKey(timestampMs: 0, sequence: 0, key: ""), user: r.text(1) ?? "", localDate: r.text(2) ?? "",
+                pageId: r.text(3), modelInfo: r.text(4), feedPosition: r.isNull(5) ? nil : r.int(5), events: 1),
+                item: r.text(0) ?? "")
+            for dimension in dimensions {
+                pair.forEachMember(of: ExposureDeltas.Group(dimension: dimension, value: pair.value(dimension))) {
+                    unheld.remove($0)
+                }
+            }
+        }
+        return unheld
+    }
+
+    /// Binds a member's key (dimension, group value, kind, member) to parameters 1 to 4.
+    private func bind(_ member: ExposureDeltas.Member, to statement: Statement) throws {
+        statement.bind(member.group.dimension.rawValue, at: 1)
+        try statement.bind(member.group.value, at: 2)
+        statement.bind(member.kind.rawValue, at: 3)
+        statement.bind(member.member, at: 4)
     }
 
     /// Runs `statement` (an insert into `exposure_firsts`) for `first`; true when it stored a row.

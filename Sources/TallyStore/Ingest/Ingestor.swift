@@ -123,6 +123,9 @@ public final class Ingestor {
         return outcome
     }
 
+    /// Passes over the stored exposure pairs made so far for pairs that moved to another group.
+    var passesOverExposurePairs: Int { rollups.passesOverExposurePairs }
+
     /// Writes the rollups of the current batch and commits it.
     public func commit() throws {
         guard inTransaction else { return }
@@ -134,6 +137,7 @@ public final class Ingestor {
         } catch {
             try? database.execute("ROLLBACK")
             inTransaction = false
+            rollups.forget()
             batch = RollupBatch()
             throw error
         }
@@ -147,6 +151,7 @@ public final class Ingestor {
         guard inTransaction else { return }
         try? database.execute("ROLLBACK")
         inTransaction = false
+        rollups.forget()
         batch = RollupBatch()
         pending = 0
     }

@@ -15,15 +15,22 @@ struct PairState {
         }
     }
 
-    /// Adds (`sign` 1) or removes (`sign` -1) this pair's share of the counters.
-    func contribute(_ sign: Int, to deltas: inout ExposureDeltas) {
+    /// Adds (`sign` 1) or removes (`sign` -1) this pair's share of the group counters, and
+    /// calls `member` with each item and user it gives or takes from its groups.
+    func contribute(_ sign: Int, to deltas: inout ExposureDeltas, member: (ExposureDeltas.Member) throws -> Void) rethrows {
         for dimension in ExposureDimension.allCases {
             let group = ExposureDeltas.Group(dimension: dimension, value: value(dimension))
             deltas.groups[group, default: ExposureDeltas.Counters()].add(sign, events: first.events)
-            if dimension != .item {
-                deltas.members[ExposureDeltas.Member(group: group, kind: .item, member: item), default: 0] += sign
-            }
-            deltas.members[ExposureDeltas.Member(group: group, kind: .user, member: first.user), default: 0] += sign
+            try forEachMember(of: group, member)
         }
+    }
+
+    /// The members this pair gives `group` (one of its own groups): its user, and its item
+    /// unless the group is the item itself.
+    func forEachMember(of group: ExposureDeltas.Group, _ body: (ExposureDeltas.Member) throws -> Void) rethrows {
+        if group.dimension != .item {
+            try body(ExposureDeltas.Member(group: group, kind: .item, member: item))
+        }
+        try body(ExposureDeltas.Member(group: group, kind: .user, member: first.user))
     }
 }

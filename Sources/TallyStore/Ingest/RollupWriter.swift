@@ -100,6 +100,14 @@ final class RollupWriter {
         try exposures.write(batch)
     }
 
+    /// Passes over the stored exposure pairs made for pairs that moved to another group.
+    var passesOverExposurePairs: Int { exposures.passesOverPairs }
+
+    /// Forgets what the writers remember of stored rows (the transaction was rolled back).
+    func forget() {
+        exposures.forget()
+    }
+
     private static func values(_ order: OrderKey?) -> [SQLValue] {
         guard let order else { return [.null, .null, .null] }
         return [.int(order.timestampMs), .int(order.sequence), .text(order.key)]

@@ -5,6 +5,7 @@ public enum TallySchema {
     public static let migrator = Migrator(migrations: [
         Migration("v1-events-and-rollups", sql: v1),
         Migration("v2-key-table-and-appended-events", sql: v2, step: fillEventKeys),
+        Migration("v3-exposure-members-without-counts", sql: v3),
     ])
 
     static let v1 = """
