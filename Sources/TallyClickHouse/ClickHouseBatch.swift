@@ -16,8 +16,10 @@ struct ClickHouseBatch: Sendable {
     private(set) var entries: [Entry] = []
     /// Each family's rows, indexed as `EventFamily.allCases`.
     private(set) var rows = [RowWriter](repeating: RowWriter(), count: EventFamily.allCases.count)
-    /// A `family	key` row per entry, as `event_keys` and the lookup's external table hold them.
+    /// A `family	key` row per entry, as `event_keys` holds them.
     private(set) var keyRows = RowWriter()
+    /// A `key` row per entry: the lookup's external table.
+    private(set) var lookupRows = RowWriter()
     /// `rejected_lines` rows.
     var rejectedRows = RowWriter()
     private var keys: [EventFamily: Set<String>] = [:]
@@ -25,6 +27,11 @@ struct ClickHouseBatch: Sendable {
 
     /// How many events are queued.
     var count: Int { entries.count }
+
+    /// Whether the batch holds an event of `family` with `key`.
+    func contains(_ family: EventFamily, _ key: String) -> Bool {
+        keys[family]?.contains(key) == true
+    }
 
     /// Queues `event`; false when its key is already in the batch.
     mutating func add(_ event: Event) -> Bool {
@@ -39,6 +46,8 @@ struct ClickHouseBatch: Sendable {
         keyRows.text(event.family.rawValue)
         keyRows.text(key)
         keyRows.endRow()
+        lookupRows.text(key)
+        lookupRows.endRow()
         entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count, keyRow: keyStart..<keyRows.count))
         return true
     }
