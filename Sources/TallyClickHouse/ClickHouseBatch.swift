@@ -25,6 +25,19 @@ struct ClickHouseBatch: Sendable {
     private var keys: [EventFamily: Set<String>] = [:]
     private var dateCache: (day: Int, text: String) = (Int.min, "")
 
+    /// An empty batch.
+    init() {}
+
+    /// An empty batch with room for as much as `other` holds, so that the next batch of an
+    /// ingest grows no buffer and rehashes no key set.
+    init(roomFor other: ClickHouseBatch) {
+        entries.reserveCapacity(other.entries.count)
+        rows = other.rows.map { RowWriter(reserving: $0.count) }
+        keyRows = RowWriter(reserving: other.keyRows.count)
+        lookupRows = RowWriter(reserving: other.lookupRows.count)
+        for (family, keys) in other.keys { self.keys[family] = Set(minimumCapacity: keys.count) }
+    }
+
     /// How many events are queued.
     var count: Int { entries.count }
 

@@ -132,7 +132,7 @@ public final class ClickHouseIngestor {
     /// stored). After a failure nothing stays pending.
     func send() throws -> [EventFamily: Set<String>] {
         let next = batch
-        batch = ClickHouseBatch()
+        batch = ClickHouseBatch(roomFor: next)
         try waitForSend()
         return try sender.send(next)
     }
@@ -141,7 +141,7 @@ public final class ClickHouseIngestor {
     /// is stored; throws that batch's failure.
     private func sendInBackground() throws {
         let next = batch
-        batch = ClickHouseBatch()
+        batch = ClickHouseBatch(roomFor: next)
         try waitForSend()
         let done = DispatchGroup()
         let outcome = Locked<Result<Void, any Error>>(.success(()))

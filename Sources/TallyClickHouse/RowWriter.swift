@@ -10,6 +10,11 @@ struct RowWriter {
     private(set) var bytes: [UInt8] = []
     private var rowStart = true
 
+    /// Creates a writer with room for `capacity` bytes.
+    init(reserving capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
     /// How many bytes are written.
     var count: Int { bytes.count }
 
