@@ -5,18 +5,20 @@ server of its own. Prints figures, asserts nothing.
 Usage:
   scripts/bench_clickhouse.py [--bin .build/release/report] [--sizes 1M,10M] [--runs 5]
                               [--data bench-out] [--dir bench-out/clickhouse-server]
-                              [--http 18200] [--tcp 19200] [--url URL] [--keep]
+                              [--http 18200] [--tcp 19200] [--url URL] [--keep] [--raw-runs 3] [--ingest-only]
 
 1. Starts a private ClickHouse (scripts/clickhouse.sh start DIR HTTP TCP, query log on) unless
    --url names a running one, and generates bench-out/events-1000000-seed1-v4.ndjson
    (scripts/generate_events.py --key v4: 1M mixed events with random UUIDv4 keys, the keys most
    apps send and the hardest for a key index; plain UUIDv7 keys when the generator has no --key).
-2. Ingest: times `curl` posting that file as JSONEachRow into a plain MergeTree holding every
+2. Ingest: times (--raw-runs times, the median kept) `curl` posting that file as JSONEachRow into a plain MergeTree holding every
    scalar field of the wire format (`timestamp`, a number or ISO text, and the objects
    `position`, `properties`, `context` are skipped: 18.16's JSONEachRow cannot read them into
    one column), then `report ingest --backend clickhouse` of the same file into an empty
    database, and prints the ratio of their rates, with where the server spent the ingest's time
-   (system.query_log, grouped by statement).
+   (system.query_log, grouped by statement) and the CPU time the ingest process used (user and
+   system), so that client work, server work and waiting can be told apart. --ingest-only stops
+   here.
 3. Reports: for each --sizes N (multiples of 1M), a database of N events: the ingested 1M
    copied server-side N/1M times (INSERT SELECT, with user and event ids suffixed per copy, so
    each copy is new users), and every report run --runs times after a warm-up as a whole
@@ -28,6 +30,7 @@ Usage:
    it running, with its databases).
 """
 import argparse
+import resource
 import json
 import os
 import statistics
@@ -162,6 +165,8 @@ def main():
     ap.add_argument('--tcp', type=int, default=19200)
     ap.add_argument('--url', help='a running server to use instead of starting one')
     ap.add_argument('--keep', action='store_true')
+    ap.add_argument('--raw-runs', type=int, default=3, help='raw inserts timed, the median used (default %(default)s)')
+    ap.add_argument('--ingest-only', action='store_true', help='measure the ingest only, no reports')
     args = ap.parse_args()
     sizes = [size(s) for s in args.sizes.split(',')]
     os.makedirs(args.data, exist_ok=True)
@@ -193,15 +198,21 @@ def bench(server, args, sizes, events):
         server.run('DROP DATABASE IF EXISTS %s' % database)
 
     # 2. The engine's own insert, then the backend's ingest of the same file.
-    server.run('DROP DATABASE IF EXISTS bench_raw')
-    server.run('CREATE DATABASE bench_raw')
-    server.run('CREATE TABLE bench_raw.events (%s) ENGINE = MergeTree ORDER BY tuple()' % RAW_COLUMNS)
-    raw_seconds, _ = timed(['curl', '-sS', '--fail', '--data-binary', '@' + events, server.url + '/?' + urllib.parse.urlencode({
-        'input_format_skip_unknown_fields': '1', 'query': 'INSERT INTO bench_raw.events FORMAT JSONEachRow'})])
+    raw_times = []
+    for _ in range(args.raw_runs):
+        server.run('DROP DATABASE IF EXISTS bench_raw')
+        server.run('CREATE DATABASE bench_raw')
+        server.run('CREATE TABLE bench_raw.events (%s) ENGINE = MergeTree ORDER BY tuple()' % RAW_COLUMNS)
+        raw_times.append(timed(['curl', '-sS', '--fail', '--data-binary', '@' + events, server.url + '/?' + urllib.parse.urlencode({
+            'input_format_skip_unknown_fields': '1', 'query': 'INSERT INTO bench_raw.events FORMAT JSONEachRow'})])[0])
+    raw_seconds = statistics.median(raw_times)
     raw_rows = int(server.run('SELECT count() FROM bench_raw.events'))
+    print('raw inserts: %s s (the median is used)' % ', '.join('%.2f' % t for t in raw_times))
     server.run('DROP DATABASE IF EXISTS tally_bench_1m')
     before = server.query_ids()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     ingest_seconds, out = timed([args.bin, 'ingest', events, '--format', 'json'] + ch('tally_bench_1m'))
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     accepted = json.loads(out)['accepted']
     raw_rate, ingest_rate = raw_rows / raw_seconds, accepted / ingest_seconds
     print('\n| ingest of %s | seconds | rows/s |' % os.path.basename(events))
@@ -209,6 +220,8 @@ def bench(server, args, sizes, events):
     print('| `curl` JSONEachRow into a plain MergeTree (%s rows) | %.2f | %s |' % ('{:,}'.format(raw_rows), raw_seconds, '{:,.0f}'.format(raw_rate)))
     print('| `report ingest --backend clickhouse` (%s accepted) | %.2f | %s |' % ('{:,}'.format(accepted), ingest_seconds, '{:,.0f}'.format(ingest_rate)))
     print('\nratio to the raw insert: %.2f' % (ingest_rate / raw_rate))
+    print('client CPU of the ingest: %.2f s user, %.2f s system' % (
+        cpu_after.ru_utime - cpu_before.ru_utime, cpu_after.ru_stime - cpu_before.ru_stime))
     kinds = {}
     for _, seconds, _, text in server.finished_queries(before):
         kind = statement_kind(text)
@@ -217,6 +230,8 @@ def bench(server, args, sizes, events):
     print('\nserver time of the ingest by statement (query_log):')
     for kind, (count, total) in sorted(kinds.items(), key=lambda item: -item[1][1]):
         print('  %-48s %5d statements %8.2f s' % (kind, count, total))
+    if args.ingest_only:
+        return
 
     # 3. The reports at each size.
     startup = min(timed([args.bin, '--help'])[0] for _ in range(10))

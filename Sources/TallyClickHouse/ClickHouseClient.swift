@@ -5,9 +5,9 @@ import FoundationNetworking
 import TallySupport
 
 /// A small synchronous client of ClickHouse's HTTP interface: queries answer in
-/// `TabSeparatedWithNamesAndTypes`, inserts send gzip-compressed `JSONEachRow` bodies, and a
-/// query can carry a table of values with it (external data). Requests from several threads at
-/// once each wait for their own answer. On Linux, requests with a body to an `http://` server
+/// `TabSeparatedWithNamesAndTypes`, inserts send bodies in the format they name (gzip-compressed
+/// unless the server is on this machine), and a query can carry a table of values with it
+/// (external data). Requests from several threads at once each wait for their own answer. On Linux, requests with a body to an `http://` server
 /// go over a plain socket (`PlainHTTPRequest`); the others through `URLSession`.
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
@@ -22,6 +22,9 @@ public final class ClickHouseClient: @unchecked Sendable {
     public let database: String
     /// How many times an insert is tried before its failure is reported.
     public let attempts: Int
+    /// Whether insert bodies travel gzip-compressed: true unless the server is on this machine
+    /// (a loopback address), where compressing costs both sides more CPU than the bytes cost.
+    public let compressesInserts: Bool
     private let pause: @Sendable (Double) -> Void
     private let session: URLSession
 
@@ -39,6 +42,7 @@ public final class ClickHouseClient: @unchecked Sendable {
         self.database = try ClickHouseSQL.identifier(database)
         self.attempts = max(1, attempts)
         self.pause = pause
+        compressesInserts = !Self.isLoopback(parsed.host ?? "")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 600
         configuration.timeoutIntervalForResource = 3600
@@ -57,18 +61,26 @@ public final class ClickHouseClient: @unchecked Sendable {
         _ = try send(sql, settings: [:], useDatabase: useDatabase)
     }
 
-    /// Inserts `body`, JSONEachRow lines, into `table`; gzip-compressed, sent again unchanged
-    /// when the request fails without an answer. Returns whether it was sent more than once
-    /// (the server may then hold two copies until they are merged).
+    /// Inserts `body`, JSONEachRow lines, into `table` (`insert(into:columns:format:body:)`).
     @discardableResult
     public func insert(into table: String, jsonEachRow body: [UInt8]) throws -> Bool {
-        let compressed = Data(try Gzip.compress(body, level: 1))
-        let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table)) FORMAT JSONEachRow"
+        try insert(into: table, format: "JSONEachRow", body: body)
+    }
+
+    /// Inserts `body`, rows in `format` (such as `TabSeparated`) holding `columns` (nil: every
+    /// column, in the table's order), into `table`; gzip-compressed when `compressesInserts`,
+    /// sent again unchanged when the request fails without an answer. Returns whether it was
+    /// sent more than once (the server may then hold two copies until they are merged).
+    @discardableResult
+    public func insert(into table: String, columns: [String]? = nil, format: String, body: [UInt8]) throws -> Bool {
+        let payload = Data(compressesInserts ? try Gzip.compress(body, level: 1) : body)
+        let names = try columns.map { " (" + (try $0.map(ClickHouseSQL.identifier).joined(separator: ", ")) + ")" } ?? ""
+        let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table))\(names) FORMAT \(format)"
         var delay = 0.5
         for attempt in 1...attempts {
             do {
-                _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: compressed,
-                             headers: ["Content-Encoding": "gzip"])
+                _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: payload,
+                             headers: compressesInserts ? ["Content-Encoding": "gzip"] : [:])
                 return attempt > 1
             } catch ClickHouseError.unreachable where attempt < attempts {
                 pause(delay)
@@ -149,6 +161,11 @@ public final class ClickHouseClient: @unchecked Sendable {
             throw ClickHouseError.server(url: label, status: http.statusCode, message: Self.firstLine(text))
         }
         return data ?? Data()
+    }
+
+    /// Whether `host` names this machine.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 
     /// The server's message without its stack trace: `Code: 60, e.displayText() = DB::Exception: …`.

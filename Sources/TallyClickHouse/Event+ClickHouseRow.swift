@@ -1,7 +1,7 @@
 import TallyEvents
 
-extension Event {
-    /// The table this event's family is stored in.
+extension EventFamily {
+    /// The table the family's events are stored in.
     var clickHouseTable: String {
         switch self {
         case .reading: "reading_events"
@@ -11,56 +11,76 @@ extension Event {
         }
     }
 
-    /// The event as one JSONEachRow line of its table (`ClickHouseSchema`), newline included;
-    /// `localDate` is its local date (`YYYY-MM-DD`) computed at ingest.
-    func clickHouseRow(localDate: String) -> String {
-        var row = RowWriter()
-        row.text(family == .feedback ? "id" : "event_id", idempotencyKey)
-        row.text("user_id", common.userId)
-        row.number("ts_ms", timestampMs)
-        row.number("tz_minutes", Int64(common.timezoneOffsetMinutes))
-        row.text("local_date", localDate)
+    /// The columns `Event.writeClickHouseRow` writes for this family, in its order
+    /// (`ClickHouseSchema`).
+    var clickHouseColumns: [String] {
+        let head = [self == .feedback ? "id" : "event_id", "user_id", "ts_ms", "tz_minutes", "local_date"]
+        let tail = ["platform", "app_version", "extra"]
+        switch self {
+        case .reading:
+            return head + ["session_id", "material_id", "event_type", "sequence", "active_seconds", "progress", "position",
+                           "target_type", "title", "knowledge_base_id"] + tail
+        case .feedback:
+            return head + ["feedback_type", "reason", "impression_id", "model_info", "feed_position", "item_id", "context"] + tail
+        case .exposure:
+            return head + ["page_id", "page_instance_id", "item_id", "impression_id", "model_info", "feed_position",
+                           "visible_ratio", "dwell_ms"] + tail
+        case .observability:
+            return head + ["event_name", "session_id", "properties", "prop_keys", "prop_values", "prop_numbers"] + tail
+        }
+    }
+}
+
+extension Event {
+    /// Writes the event as one `TabSeparated` row of its table, in the order of
+    /// `EventFamily.clickHouseColumns`; `localDate` is its local date (`YYYY-MM-DD`) computed at ingest.
+    func writeClickHouseRow(localDate: String, to row: inout RowWriter) {
+        row.text(idempotencyKey)
+        row.text(common.userId)
+        row.number(timestampMs)
+        row.number(Int64(common.timezoneOffsetMinutes))
+        row.text(localDate)
         switch self {
         case .reading(let e):
-            row.text("session_id", e.clientSessionId)
-            row.text("material_id", e.materialId)
-            row.text("event_type", e.kind.rawValue)
-            row.number("sequence", e.sequence)
-            row.number("active_seconds", Int64(e.activeSecondsDelta))
-            row.number("progress", e.progress)
-            row.text("position", e.positionJSON)
-            row.text("target_type", e.targetType.rawValue)
-            row.text("title", e.title)
-            row.text("knowledge_base_id", e.knowledgeBaseId)
+            row.text(e.clientSessionId)
+            row.text(e.materialId)
+            row.text(e.kind.rawValue)
+            row.number(e.sequence)
+            row.number(Int64(e.activeSecondsDelta))
+            row.number(e.progress)
+            row.text(e.positionJSON)
+            row.text(e.targetType.rawValue)
+            row.text(e.title)
+            row.text(e.knowledgeBaseId)
         case .feedback(let e):
-            row.text("feedback_type", e.kind.rawValue)
-            row.text("reason", e.reason)
-            row.text("impression_id", e.impressionId)
-            row.text("model_info", e.modelInfo)
-            row.number("feed_position", Int64(e.feedPosition))
-            row.text("item_id", e.itemId)
-            row.text("context", e.contextJSON ?? "{}")
+            row.text(e.kind.rawValue)
+            row.text(e.reason)
+            row.text(e.impressionId)
+            row.text(e.modelInfo)
+            row.number(Int64(e.feedPosition))
+            row.text(e.itemId)
+            row.text(e.contextJSON ?? "{}")
         case .exposure(let e):
-            row.text("page_id", e.pageId)
-            row.text("page_instance_id", e.pageInstanceId)
-            row.text("item_id", e.itemId)
-            row.text("impression_id", e.impressionId)
-            row.text("model_info", e.modelInfo)
-            row.number("feed_position", e.feedPosition.map(Int64.init))
-            row.number("visible_ratio", e.visibleRatio)
-            row.number("dwell_ms", e.dwellMs)
+            row.text(e.pageId)
+            row.text(e.pageInstanceId)
+            row.text(e.itemId)
+            row.text(e.impressionId)
+            row.text(e.modelInfo)
+            row.number(e.feedPosition.map(Int64.init))
+            row.number(e.visibleRatio)
+            row.number(e.dwellMs)
         case .observability(let e):
-            row.text("event_name", e.eventName)
-            row.text("session_id", e.sessionId)
-            row.text("properties", e.propertiesJSON)
+            row.text(e.eventName)
+            row.text(e.sessionId)
+            row.text(e.propertiesJSON)
             let properties = PropertyColumns(json: e.propertiesJSON)
-            row.raw("prop_keys", "[" + properties.keys.map(JSONText.quote).joined(separator: ",") + "]")
-            row.raw("prop_values", "[" + properties.values.map(JSONText.quote).joined(separator: ",") + "]")
-            row.raw("prop_numbers", "[" + properties.numbers.map { $0.map(JSONText.number) ?? "null" }.joined(separator: ",") + "]")
+            row.texts(properties.keys)
+            row.texts(properties.values)
+            row.numbers(properties.numbers)
         }
-        row.text("platform", common.platform)
-        row.text("app_version", common.appVersion)
-        row.text("extra", common.extraJSON)
-        return row.finish()
+        row.text(common.platform)
+        row.text(common.appVersion)
+        row.text(common.extraJSON)
+        row.endRow()
     }
 }

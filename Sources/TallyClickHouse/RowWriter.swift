@@ -1,32 +1,146 @@
 import TallyEvents
 
-/// Writes one JSONEachRow line: `{"column":value,…}\n`.
+/// Appends rows in ClickHouse's `TabSeparated` format to a byte buffer, byte by byte with no
+/// intermediate strings: fields separated by tabs, a row ended by a newline, strings escaped as
+/// the server reads them back (`\\`, `\t`, `\n`, `\r`, `\0`), `\N` for NULL, and arrays written
+/// as their quoted literal (`['a','b\'c']`, `[1.5,NULL]`). Numbers are written as JSON writes
+/// them (`JSONText.number`), so the server parses the same text the JSON rows held before.
 struct RowWriter {
-    private var text = "{"
+    /// The rows written so far.
+    private(set) var bytes: [UInt8] = []
+    private var rowStart = true
 
-    /// A string column; nil writes `null`.
-    mutating func text(_ name: String, _ value: String?) {
-        raw(name, value.map(JSONText.quote) ?? "null")
+    /// Creates a writer with room for `capacity` bytes.
+    init(reserving capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
     }
 
-    /// An integer column; nil writes `null`.
-    mutating func number(_ name: String, _ value: Int64?) {
-        raw(name, value.map { String($0) } ?? "null")
+    /// How many bytes are written.
+    var count: Int { bytes.count }
+
+    /// A string field; nil writes NULL.
+    mutating func text(_ value: String?) {
+        separate()
+        guard let value else { return null() }
+        escape(value, quote: false)
     }
 
-    /// A floating-point column; nil writes `null`.
-    mutating func number(_ name: String, _ value: Double?) {
-        raw(name, value.map(JSONText.number) ?? "null")
+    /// An integer field; nil writes NULL.
+    mutating func number(_ value: Int64?) {
+        separate()
+        guard let value else { return null() }
+        integer(value)
     }
 
-    /// A column whose JSON value is already written.
-    mutating func raw(_ name: String, _ json: String) {
-        if text.utf8.count > 1 { text += "," }
-        text += "\"" + name + "\":" + json
+    /// A floating-point field; nil (or a value that is not finite, as JSON has none) writes NULL.
+    mutating func number(_ value: Double?) {
+        separate()
+        guard let value, value.isFinite else { return null() }
+        bytes.append(contentsOf: JSONText.number(value).utf8)
     }
 
-    /// The line, newline included.
-    mutating func finish() -> String {
-        text + "}\n"
+    /// An `Array(String)` field.
+    mutating func texts(_ values: [String]) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "'"))
+            escape(value, quote: true)
+            bytes.append(UInt8(ascii: "'"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// An `Array(Nullable(Float64))` field; nil (or not finite) elements are NULL.
+    mutating func numbers(_ values: [Double?]) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let value, value.isFinite {
+                bytes.append(contentsOf: JSONText.number(value).utf8)
+            } else {
+                bytes.append(contentsOf: "NULL".utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Ends the current row.
+    mutating func endRow() {
+        bytes.append(UInt8(ascii: "\n"))
+        rowStart = true
+    }
+
+    /// Copies `range` of another writer's rows (whole rows) to the end of these.
+    mutating func append(rowsOf other: RowWriter, range: Range<Int>) {
+        bytes.append(contentsOf: other.bytes[range])
+    }
+
+    /// Forgets the rows, keeping the buffer's capacity.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        rowStart = true
+    }
+
+    private mutating func separate() {
+        if rowStart {
+            rowStart = false
+        } else {
+            bytes.append(UInt8(ascii: "\t"))
+        }
+    }
+
+    private mutating func null() {
+        bytes.append(UInt8(ascii: "\\"))
+        bytes.append(UInt8(ascii: "N"))
+    }
+
+    private mutating func integer(_ value: Int64) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var magnitude = value.magnitude
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Appends `value`'s UTF-8 with the escapes `TabSeparated` needs, plus `\'` inside a quoted
+    /// array element.
+    private mutating func escape(_ value: String, quote: Bool) {
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = utf8.startIndex
+            for index in utf8.indices {
+                let escaped: UInt8
+                switch utf8[index] {
+                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+                case 0: escaped = UInt8(ascii: "0")
+                case UInt8(ascii: "'") where quote: escaped = UInt8(ascii: "'")
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(escaped)
+                clean = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+        }
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 
 /// The stored keys are looked up with the batch's keys sent as a table of tab-separated values:
 /// keys holding tabs, newlines, quotes and backslashes are found again, and so counted as
-/// duplicates, as plain ones are.
+/// duplicates, as plain ones are; a key stored under another family is not a duplicate.
 final class DuplicateLookupTests: XCTestCase {
     func testKeysWithSeparatorsAndEscapesAreFoundOnTheNextIngest() throws {
         let client = try TestServer.freshDatabase()
@@ -23,5 +23,22 @@ final class DuplicateLookupTests: XCTestCase {
                                                                                  onRejection: { _, _ in })
         XCTAssertEqual(again, IngestCounts(accepted: 0, duplicates: 5, rejected: 0))
         XCTAssertEqual(try client.query("SELECT count() FROM reading_events").rows, [[.int(5)]])
+    }
+
+    func testAKeyStoredUnderAnotherFamilyIsNotADuplicate() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let reading = #"{"eventId":"same","materialId":"m","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":15}"#
+        let exposure = #"{"eventId":"same","eventType":"exposure","clientTimestampMs":1795100000000,"pageId":"home","pageInstanceId":"p","itemId":"i"}"#
+        let first = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: Array(reading.utf8), name: "r.ndjson"),
+                                                                   onRejection: { _, _ in })
+        XCTAssertEqual(first, IngestCounts(accepted: 1, duplicates: 0, rejected: 0))
+        // The lookup asks for the plain key; only the reading event of the second file is already stored.
+        let both = Array([exposure, reading].joined(separator: "\n").utf8)
+        let second = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: both, name: "both.ndjson"), onRejection: { _, _ in })
+        XCTAssertEqual(second, IngestCounts(accepted: 1, duplicates: 1, rejected: 0))
+        XCTAssertEqual(try client.query("SELECT count() FROM exposure_events").rows, [[.int(1)]])
+        XCTAssertEqual(try client.query("SELECT count() FROM reading_events").rows, [[.int(1)]])
     }
 }

@@ -25,6 +25,16 @@ enum TestServer {
         try? client.execute("DROP DATABASE IF EXISTS \(client.database)", useDatabase: false)
     }
 
+    /// A fresh database with the schema, where keys can be looked up but not inserted
+    /// (`event_keys` is a view over `event_keys_kept`): events reach their tables, their keys do not.
+    static func databaseRefusingKeys() throws -> ClickHouseClient {
+        let client = try freshDatabase()
+        try ClickHouseSchema.create(using: client)
+        try client.execute("RENAME TABLE event_keys TO event_keys_kept")
+        try client.execute("CREATE VIEW event_keys AS SELECT family, key FROM event_keys_kept")
+        return client
+    }
+
     /// The package's root folder.
     static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

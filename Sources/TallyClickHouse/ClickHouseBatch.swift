@@ -1,0 +1,79 @@
+import TallyEvents
+
+/// One batch of the ClickHouse ingest, prepared while the batch before it is sent: each
+/// family's rows already written as `TabSeparated`, the batch's keys (each once: a key met
+/// again in the batch is a duplicate and never reaches it) and the rejected lines.
+struct ClickHouseBatch: Sendable {
+    /// An event of the batch: its key, and where its row and its key's row are.
+    struct Entry: Sendable {
+        var family: EventFamily
+        var key: String
+        var row: Range<Int>
+        var keyRow: Range<Int>
+    }
+
+    /// The events, in arrival order.
+    private(set) var entries: [Entry] = []
+    /// Each family's rows, indexed as `EventFamily.allCases`.
+    private(set) var rows = [RowWriter](repeating: RowWriter(), count: EventFamily.allCases.count)
+    /// A `family	key` row per entry, as `event_keys` holds them.
+    private(set) var keyRows = RowWriter()
+    /// A `key` row per entry: the lookup's external table.
+    private(set) var lookupRows = RowWriter()
+    /// `rejected_lines` rows.
+    var rejectedRows = RowWriter()
+    private var keys: [EventFamily: Set<String>] = [:]
+    private var dateCache: (day: Int, text: String) = (Int.min, "")
+
+    /// An empty batch.
+    init() {}
+
+    /// An empty batch with room for as much as `other` holds, so that the next batch of an
+    /// ingest grows no buffer and rehashes no key set.
+    init(roomFor other: ClickHouseBatch) {
+        entries.reserveCapacity(other.entries.count)
+        rows = other.rows.map { RowWriter(reserving: $0.count) }
+        keyRows = RowWriter(reserving: other.keyRows.count)
+        lookupRows = RowWriter(reserving: other.lookupRows.count)
+        for (family, keys) in other.keys { self.keys[family] = Set(minimumCapacity: keys.count) }
+    }
+
+    /// How many events are queued.
+    var count: Int { entries.count }
+
+    /// Whether the batch holds an event of `family` with `key`.
+    func contains(_ family: EventFamily, _ key: String) -> Bool {
+        keys[family]?.contains(key) == true
+    }
+
+    /// Queues `event`; false when its key is already in the batch.
+    mutating func add(_ event: Event) -> Bool {
+        let key = event.idempotencyKey
+        guard keys[event.family, default: []].insert(key).inserted else { return false }
+        let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
+        if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
+        let index = event.family.index
+        let start = rows[index].count
+        event.writeClickHouseRow(localDate: dateCache.text, to: &rows[index])
+        let keyStart = keyRows.count
+        keyRows.text(event.family.rawValue)
+        keyRows.text(key)
+        keyRows.endRow()
+        lookupRows.text(key)
+        lookupRows.endRow()
+        entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count, keyRow: keyStart..<keyRows.count))
+        return true
+    }
+}
+
+extension EventFamily {
+    /// The family's place in `allCases`.
+    var index: Int {
+        switch self {
+        case .reading: 0
+        case .feedback: 1
+        case .exposure: 2
+        case .observability: 3
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import TallyEvents
+import TallySupport
+
+/// Sends prepared batches, one after another: looks up which of a batch's keys are stored,
+/// inserts the other events (the event tables at the same time), then their keys, then the
+/// batch's rejected lines. Since each batch is stored, keys included, before the next one's
+/// lookup, a key the ingest met in an earlier batch is found as stored.
+///
+/// It runs on one thread at a time: the ingestor hands it a batch and waits for it before
+/// handing the next or reading its counts, so its state needs no lock.
+final class ClickHouseBatchSender: @unchecked Sendable {
+    /// Events stored, and events skipped because their key was found stored.
+    private(set) var accepted = 0
+    private(set) var duplicates = 0
+    private let client: ClickHouseClient
+    /// Keys of events a failed send may have stored without their keys, per family.
+    private var uncertain: [EventFamily: Set<String>] = [:]
+
+    init(client: ClickHouseClient) {
+        self.client = client
+    }
+
+    /// Sends `batch` and returns its keys that were already stored, per family (those events
+    /// were skipped as duplicates; the others are now stored). After a failure the keys that
+    /// were about to be stored become uncertain: when they come again, they are stored again
+    /// and their tables merged, so that the copies collapse.
+    func send(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<String>] {
+        var stored: [EventFamily: Set<String>] = [:]
+        if batch.count > 0 {
+            stored = try storedKeys(batch)
+            var bodies = batch.rows
+            var keys = batch.keyRows
+            var sending: [EventFamily: Set<String>] = [:]
+            var recovering: Set<String> = []
+            var sent = 0
+            if !stored.isEmpty {
+                for index in bodies.indices { bodies[index].removeAll() }
+                keys.removeAll()
+            }
+            for entry in batch.entries {
+                if stored[entry.family]?.contains(entry.key) == true {
+                    duplicates += 1
+                    continue
+                }
+                sent += 1
+                if !stored.isEmpty {
+                    bodies[entry.family.index].append(rowsOf: batch.rows[entry.family.index], range: entry.row)
+                    keys.append(rowsOf: batch.keyRows, range: entry.keyRow)
+                }
+                if !uncertain.isEmpty {
+                    sending[entry.family, default: []].insert(entry.key)
+                    if uncertain[entry.family]?.contains(entry.key) == true { recovering.insert(entry.family.clickHouseTable) }
+                }
+            }
+            do {
+                for table in try insertAll(bodies).union(recovering).sorted() {
+                    try collapseCopies(in: table)
+                }
+                if keys.count > 0 {
+                    try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)
+                }
+            } catch {
+                if uncertain.isEmpty {
+                    for entry in batch.entries where stored[entry.family]?.contains(entry.key) != true {
+                        sending[entry.family, default: []].insert(entry.key)
+                    }
+                }
+                uncertain.merge(sending) { $0.union($1) }
+                throw error
+            }
+            if !uncertain.isEmpty {
+                for entry in batch.entries { uncertain[entry.family]?.remove(entry.key) }
+                uncertain = uncertain.filter { !$0.value.isEmpty }
+            }
+            accepted += sent
+        }
+        if batch.rejectedRows.count > 0 {
+            try client.insert(into: "rejected_lines", columns: Self.rejectedColumns, format: "TabSeparated", body: batch.rejectedRows.bytes)
+        }
+        return stored
+    }
+
+    /// The columns of a `rejected_lines` row, in the order `ClickHouseIngestor` writes them.
+    static let rejectedColumns = ["file", "line", "element", "code", "field", "message", "event_key", "raw"]
+
+    /// Merges `table` so that the copies a resent batch may have left collapse into one row. A
+    /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
+    /// resent block themselves.
+    private func collapseCopies(in table: String) throws {
+        do {
+            try client.execute("OPTIMIZE TABLE \(table) FINAL")
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+            return // "Method optimize is not supported by storage Distributed"
+        }
+    }
+
+    /// Inserts each family's rows (those it has), all at the same time; returns the tables whose
+    /// insert was sent more than once. Throws the first failure, once every insert has finished.
+    private func insertAll(_ bodies: [RowWriter]) throws -> Set<String> {
+        let work = EventFamily.allCases.filter { bodies[$0.index].count > 0 }
+        let client = self.client
+        let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            let family = work[index]
+            let outcome = Result {
+                try client.insert(into: family.clickHouseTable, columns: family.clickHouseColumns, format: "TabSeparated",
+                                  body: bodies[family.index].bytes)
+            }
+            outcomes.withLock { $0[index] = outcome }
+        }
+        var resent: Set<String> = []
+        for (index, family) in work.enumerated() {
+            if try outcomes.withLock({ $0[index] })?.get() == true { resent.insert(family.clickHouseTable) }
+        }
+        return resent
+    }
+
+    /// The batch's keys already in `event_keys`, per family: one query, the keys sent along
+    /// as the external table `batch_keys`.
+    private func storedKeys(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<String>] {
+        var stored: [EventFamily: Set<String>] = [:]
+        // A set of plain keys costs the server a third of a set of (family, key) pairs to build
+        // and probe; the rare key stored under another family is told apart here.
+        let result = try client.query("SELECT family, key FROM event_keys WHERE key IN batch_keys",
+                                      table: "batch_keys", structure: "key String", rows: batch.lookupRows.bytes)
+        for row in result.rows {
+            if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1],
+               batch.contains(family, key) {
+                stored[family, default: []].insert(key)
+            }
+        }
+        return stored
+    }
+}
