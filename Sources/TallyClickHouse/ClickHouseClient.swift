@@ -59,14 +59,16 @@ public final class ClickHouseClient: @unchecked Sendable {
 
     /// Inserts `body`, JSONEachRow lines, into `table`; gzip-compressed, sent again unchanged
     /// when the request fails without an answer. Returns whether it was sent more than once
-    /// (the server may then hold two copies until they are merged).
+    /// (the server may then hold two copies until they are merged). `beforeResend` runs before
+    /// each resend (an unreachable server there counts as the attempt failing).
     @discardableResult
-    public func insert(into table: String, jsonEachRow body: [UInt8]) throws -> Bool {
+    public func insert(into table: String, jsonEachRow body: [UInt8], beforeResend: () throws -> Void = {}) throws -> Bool {
         let compressed = Data(try Gzip.compress(body, level: 1))
         let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table)) FORMAT JSONEachRow"
         var delay = 0.5
         for attempt in 1...attempts {
             do {
+                if attempt > 1 { try beforeResend() }
                 _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: compressed,
                              headers: ["Content-Encoding": "gzip"])
                 return attempt > 1

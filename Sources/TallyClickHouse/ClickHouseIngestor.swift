@@ -163,6 +163,9 @@ public final class ClickHouseIngestor {
                 accepted += 1
             }
             do {
+                for table in recovering.sorted() {
+                    try ClickHouseRollups.markStale(fedBy: table, using: client)
+                }
                 for table in try insertAll(bodies).union(recovering).sorted() {
                     try collapseCopies(in: table)
                 }
@@ -185,12 +188,14 @@ public final class ClickHouseIngestor {
         return stored
     }
 
-    /// Merges `table` so that the copies a resent batch may have left collapse into one row. A
+    /// Merges `table` so that the copies a resent batch may have left collapse into one row,
+    /// then remakes the rollups it feeds from it (`ClickHouseRollups`, marked stale before). A
     /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
     /// resent block themselves.
     private func collapseCopies(in table: String) throws {
         do {
             try client.execute("OPTIMIZE TABLE \(table) FINAL")
+            try ClickHouseRollups.remake(fedBy: table, using: client)
         } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
             return // "Method optimize is not supported by storage Distributed"
         }
@@ -203,7 +208,12 @@ public final class ClickHouseIngestor {
         let client = self.client
         let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: work.count) { index in
-            let outcome = Result { try client.insert(into: work[index].key, jsonEachRow: work[index].value) }
+            let table = work[index].key
+            let outcome = Result {
+                try client.insert(into: table, jsonEachRow: work[index].value) {
+                    try ClickHouseRollups.markStale(fedBy: table, using: client)
+                }
+            }
             outcomes.withLock { $0[index] = outcome }
         }
         var resent: Set<String> = []
