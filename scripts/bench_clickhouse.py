@@ -5,7 +5,8 @@ server of its own. Prints figures, asserts nothing.
 Usage:
   scripts/bench_clickhouse.py [--bin .build/release/report] [--sizes 1M,10M] [--runs 5]
                               [--data bench-out] [--dir bench-out/clickhouse-server]
-                              [--http 18200] [--tcp 19200] [--url URL] [--keep] [--raw-runs 3] [--ingest-only]
+                              [--http 18200] [--tcp 19200] [--url URL] [--keep] [--reuse] [--raw-runs 3]
+                              [--ingest-only] [--skip dislike-rate,exposures]
 
 1. Starts a private ClickHouse (scripts/clickhouse.sh start DIR HTTP TCP, query log on) unless
    --url names a running one, and generates bench-out/events-1000000-seed1-v4.ndjson
@@ -26,6 +27,9 @@ Usage:
    start-up of the binary (the fastest of ten `report --help`), and the server time of the
    report's queries (query_log; queries may overlap, so it can exceed the wall time). At 1M
    the same reports run on a SQLite store of the same file, and the answers are compared.
+   --reuse keeps a sized database a run with --keep left (such as tally_bench_100m, whose
+   hundred copies take a quarter of an hour) when it holds N/1M times the 1M events.
+   The time the server took to make the rollups of each copy shows in the fill time.
 4. Prints the server's peak resident memory (VmHWM of its process) and stops it (--keep leaves
    it running, with its databases).
 """
@@ -144,6 +148,14 @@ def copy_store(server, source, target, copies):
             server.run('INSERT INTO %s.%s (%s) SELECT %s FROM %s.%s' % (target, table, ', '.join(columns), select, source, table))
 
 
+def events_in(server, database):
+    """The events stored in `database`, 0 when it does not exist."""
+    if not server.rows("SELECT name FROM system.databases WHERE name = '%s'" % database):
+        return 0
+    return sum(int(server.run('SELECT count() FROM %s.%s' % (database, table)))
+               for table in EVENT_TABLES[:4])
+
+
 def peak_memory(server_dir):
     try:
         pid = open(os.path.join(server_dir, 'server.pid')).read().strip()
@@ -167,6 +179,8 @@ def main():
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--raw-runs', type=int, default=3, help='raw inserts timed, the median used (default %(default)s)')
     ap.add_argument('--ingest-only', action='store_true', help='measure the ingest only, no reports')
+    ap.add_argument('--reuse', action='store_true', help='keep sized databases a --keep run left, when complete')
+    ap.add_argument('--skip', default='', help='reports not to run, by command name (such as dislike-rate,exposures)')
     args = ap.parse_args()
     sizes = [size(s) for s in args.sizes.split(',')]
     os.makedirs(args.data, exist_ok=True)
@@ -195,7 +209,8 @@ def bench(server, args, sizes, events):
 
     # Databases a stopped run left behind would merge in the background during this one.
     for (database,) in server.rows("SELECT name FROM system.databases WHERE substring(name, 1, 12) = 'tally_bench_'"):
-        server.run('DROP DATABASE IF EXISTS %s' % database)
+        if not args.reuse:
+            server.run('DROP DATABASE IF EXISTS %s' % database)
 
     # 2. The engine's own insert, then the backend's ingest of the same file.
     raw_times = []
@@ -243,7 +258,11 @@ def bench(server, args, sizes, events):
     timed([args.bin, 'ingest', events, '--db', sqlite_path, '--format', 'json'])
     for stored in sizes:
         database = 'tally_bench_1m'
-        if stored > UNIT:
+        if stored > UNIT and args.reuse and events_in(server, database='tally_bench_%dm' % (stored // UNIT)) == \
+                events_in(server, 'tally_bench_1m') * (stored // UNIT):
+            database = 'tally_bench_%dm' % (stored // UNIT)
+            print('\nreusing %s' % database)
+        elif stored > UNIT:
             database = 'tally_bench_%dm' % (stored // UNIT)
             server.run('DROP DATABASE IF EXISTS %s' % database)
             empty = os.path.join(args.data, 'bench-clickhouse-empty.ndjson')
@@ -256,6 +275,8 @@ def bench(server, args, sizes, events):
             '{:,}'.format(stored), args.runs, ' SQLite ms | same answer |' if stored == UNIT else ''))
         print('| --- | ---: | ---: | ---: |%s' % (' ---: | --- |' if stored == UNIT else ''))
         for report in REPORTS + [report + ['--user', USER] for report in PER_USER]:
+            if report[0] in args.skip.split(','):
+                continue
             command = [args.bin] + report + ['--now', NOW, '--format', 'json']
             timed(command + ch(database))
             before = server.query_ids()

@@ -54,6 +54,9 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 }
             }
             do {
+                for table in recovering.sorted() {
+                    try ClickHouseRollups.markStale(fedBy: table, using: client)
+                }
                 for table in try insertAll(bodies).union(recovering).sorted() {
                     try collapseCopies(in: table)
                 }
@@ -84,12 +87,14 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// The columns of a `rejected_lines` row, in the order `ClickHouseIngestor` writes them.
     static let rejectedColumns = ["file", "line", "element", "code", "field", "message", "event_key", "raw"]
 
-    /// Merges `table` so that the copies a resent batch may have left collapse into one row. A
+    /// Merges `table` so that the copies a resent batch may have left collapse into one row,
+    /// then remakes the rollups it feeds from it (`ClickHouseRollups`, marked stale before). A
     /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
     /// resent block themselves.
     private func collapseCopies(in table: String) throws {
         do {
             try client.execute("OPTIMIZE TABLE \(table) FINAL")
+            try ClickHouseRollups.remake(fedBy: table, using: client)
         } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
             return // "Method optimize is not supported by storage Distributed"
         }
@@ -103,9 +108,12 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: work.count) { index in
             let family = work[index]
+            let table = family.clickHouseTable
             let outcome = Result {
-                try client.insert(into: family.clickHouseTable, columns: family.clickHouseColumns, format: "TabSeparated",
-                                  body: bodies[family.index].bytes)
+                try client.insert(into: table, columns: family.clickHouseColumns, format: "TabSeparated",
+                                  body: bodies[family.index].bytes) {
+                    try ClickHouseRollups.markStale(fedBy: table, using: client)
+                }
             }
             outcomes.withLock { $0[index] = outcome }
         }

@@ -61,7 +61,7 @@ public final class ClickHouseClient: @unchecked Sendable {
         _ = try send(sql, settings: [:], useDatabase: useDatabase)
     }
 
-    /// Inserts `body`, JSONEachRow lines, into `table` (`insert(into:columns:format:body:)`).
+    /// Inserts `body`, JSONEachRow lines, into `table` (`insert(into:columns:format:body:beforeResend:)`).
     @discardableResult
     public func insert(into table: String, jsonEachRow body: [UInt8]) throws -> Bool {
         try insert(into: table, format: "JSONEachRow", body: body)
@@ -71,14 +71,18 @@ public final class ClickHouseClient: @unchecked Sendable {
     /// column, in the table's order), into `table`; gzip-compressed when `compressesInserts`,
     /// sent again unchanged when the request fails without an answer. Returns whether it was
     /// sent more than once (the server may then hold two copies until they are merged).
+    /// `beforeResend` runs before each resend (an unreachable server there counts as the
+    /// attempt failing).
     @discardableResult
-    public func insert(into table: String, columns: [String]? = nil, format: String, body: [UInt8]) throws -> Bool {
+    public func insert(into table: String, columns: [String]? = nil, format: String, body: [UInt8],
+                       beforeResend: () throws -> Void = {}) throws -> Bool {
         let payload = Data(compressesInserts ? try Gzip.compress(body, level: 1) : body)
         let names = try columns.map { " (" + (try $0.map(ClickHouseSQL.identifier).joined(separator: ", ")) + ")" } ?? ""
         let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table))\(names) FORMAT \(format)"
         var delay = 0.5
         for attempt in 1...attempts {
             do {
+                if attempt > 1 { try beforeResend() }
                 _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: payload,
                              headers: compressesInserts ? ["Content-Encoding": "gzip"] : [:])
                 return attempt > 1

@@ -12,11 +12,18 @@ extension ClickHouseReports {
         return GroupedReport(columns: ReportLogic.latencyColumns(field: field, by: by), rows: rows)
     }
 
-    /// Counts of events named `event` (of one `user`, or all) per value of `by`, most frequent first.
+    /// Counts of events named `event` (of one `user`, or all) per value of `by`, most frequent
+    /// first; per user from the rollup (`top_users.sql`), per anything else from the events.
     public func top(event: String, by: String, limit: Int, user: String?) throws -> GroupedReport {
         try ReportLogic.validate(limit: limit)
-        let result = try run("top", ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit)), "user": QueryValue(user)])
-        let rows = result.rows.map { [Self.groupValue(number: $0[0], text: $0[1]), .int($0[2].int64)] }
+        let parameters: [String: QueryValue] = ["event": .text(event), "limit": .int(Int64(limit)), "user": QueryValue(user)]
+        let rows: [[ReportValue]]
+        if by == "userId" {
+            rows = try run("top_users", parameters).rows.map { [$0[0], .int($0[1].int64)] }
+        } else {
+            rows = try run("top", parameters.merging(["by": .text(by)]) { $1 }).rows
+                .map { [Self.groupValue(number: $0[0], text: $0[1]), .int($0[2].int64)] }
+        }
         return GroupedReport(columns: ReportLogic.topColumns(by: by), rows: rows)
     }
 

@@ -67,7 +67,8 @@ public enum ClickHouseSchema {
     }
 
     /// Creates the schema on the server `client` talks to, first converting the tables an
-    /// earlier layout made (`ClickHouseSchemaConversion`).
+    /// earlier layout made (`ClickHouseSchemaConversion`), then the rollups the reports read
+    /// (`ClickHouseRollups`), filled from the event tables where they are missing.
     public static func create(using client: ClickHouseClient, cluster: String? = nil) throws {
         let statements = try statements(database: client.database, cluster: cluster)
         try client.execute(statements[0], useDatabase: false)
@@ -75,6 +76,7 @@ public enum ClickHouseSchema {
         for statement in statements.dropFirst() {
             try client.execute(statement, useDatabase: false)
         }
+        try ClickHouseRollups.create(using: client, cluster: cluster)
     }
 }
 

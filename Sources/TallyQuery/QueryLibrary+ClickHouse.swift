@@ -29,7 +29,6 @@ extension QueryLibrary {
         "exposures_scan": "ClickHouse always counts exposures from the events (exposures)",
         "latency_values": "ClickHouse ranks the values on the server (latency)",
         "rollup_counter": "ClickHouse keeps no ingest counters",
-        "top_users": "ClickHouse counts per user from the events (top)",
     ]
 
     /// The ClickHouse queries that have no SQLite file of the same name, and why.

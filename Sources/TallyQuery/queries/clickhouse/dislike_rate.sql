@@ -29,7 +29,7 @@ FROM (
                toUInt8(1) AS exposed, '' AS reaction
         FROM exposure_events
         WHERE isNotNull(impression_id)
-          AND ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
+          AND user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
         UNION ALL
         SELECT user_id, impression_id,
                toNullable(tupleElement(final, 1)), toNullable(tupleElement(final, 2)), toUInt8(0), tupleElement(final, 3)
@@ -37,7 +37,7 @@ FROM (
             SELECT user_id, impression_id,
                    argMax(tuple(model_info, feed_position, feedback_type), tuple(ts_ms, id)) AS final
             FROM feedback_events
-            WHERE ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
+            WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
             GROUP BY user_id, impression_id
         )
     )

@@ -16,7 +16,7 @@ FROM (
         SELECT argMax(tuple(model_info, feed_position, feedback_type, ifNull(reason, ''), isNull(reason)),
                       tuple(ts_ms, id)) AS final
         FROM feedback_events
-        WHERE ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
+        WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
         GROUP BY user_id, impression_id
     )
 )

@@ -18,7 +18,7 @@ FROM (
            argMin(tuple(local_date, ifNull(page_id, ''), isNull(page_id), ifNull(model_info, ''), isNull(model_info),
                         ifNull(feed_position, 0), isNull(feed_position), user_id), tuple(ts_ms, event_id)) AS first
     FROM exposure_events
-    WHERE ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
+    WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
     GROUP BY page_instance_id, item_id
 )
 GROUP BY group_key

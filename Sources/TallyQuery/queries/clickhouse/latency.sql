@@ -21,7 +21,7 @@ FROM (
                      if({by:String} IN ('appVersion', 'app_version'), app_version, NULL))) AS key_text
         FROM observability_events
         WHERE event_name = {event:String}
-          AND ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
+          AND user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
     )
     WHERE isNotNull(value)
     GROUP BY key_number, key_text

@@ -17,7 +17,7 @@ FROM (
                       NULL)) AS key_text
     FROM observability_events
     WHERE event_name = {event:String}
-      AND ({user:Nullable(String)} IS NULL OR user_id = ifNull({user:Nullable(String)}, ''))
+      AND user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
 )
 GROUP BY key_number, key_text
 ORDER BY count DESC, isNull(key_number) AND isNull(key_text), isNull(key_number), key_number, key_text

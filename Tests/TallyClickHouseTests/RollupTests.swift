@@ -1,0 +1,120 @@
+import Foundation
+import TallyClickHouse
+import TallyQuery
+import XCTest
+
+/// The rollups the reports read (`ClickHouseRollups`): a database without them gets them filled
+/// from its events, a fill stopped half way is made again, and an insert sent twice counts once.
+final class RollupTests: XCTestCase {
+    private static let rollups = ["reading_daily", "reading_daily_all", "reading_materials", "reading_materials_all", "reading_latest",
+                                          "event_user_counts"]
+
+    /// Active seconds per rollup that sums them, and in the event table.
+    private func seconds(_ client: ClickHouseClient) throws -> [ReportValue] {
+        try client.query("""
+            SELECT (SELECT sum(seconds) FROM reading_daily), (SELECT sum(seconds) FROM reading_daily_all),
+                   (SELECT sumMerge(seconds_state) FROM reading_materials), (SELECT sumMerge(seconds_state) FROM reading_materials_all),
+                   (SELECT sum(active_seconds) FROM reading_events)
+            """).rows[0]
+    }
+
+    private func leftovers(_ client: ClickHouseClient) throws -> [[ReportValue]] {
+        try client.query("SELECT name FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0").rows
+    }
+
+    private func storeThreeReadings(_ client: ClickHouseClient) throws {
+        let ingestor = ClickHouseIngestor(client: client)
+        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(["a", "b", "c"].map { ChunkStoringTests.reading($0) })])
+    }
+
+    func testADatabaseWithoutRollupsGetsThemFilledFromItsEventsAndTheViewsKeepThemCurrent() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client, batchSize: 5_000)
+        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        // A database made before the rollups existed: its events only.
+        for name in Self.rollups {
+            try client.execute("DROP TABLE \(name)_mv")
+            try client.execute("DROP TABLE \(name)")
+        }
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try leftovers(client), [])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-rollups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
+
+        let before = try seconds(client)
+        _ = try ClickHouseIngestor(client: client).store(group: [try ChunkStoringTests.chunk([ChunkStoringTests.reading("new-one", delta: 7)])])
+        let after = try seconds(client)
+        let expected = before.map { value -> ReportValue in if case .int(let total) = value { .int(total + 7) } else { value } }
+        XCTAssertEqual(after, expected, "every rollup takes the new event through its view")
+    }
+
+    func testAFillStoppedHalfWayIsMadeAgain() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        try storeThreeReadings(client)
+        // The state a stop during the fill leaves: no `reading_daily`, a `reading_daily__new` holding anything.
+        try client.execute("RENAME TABLE reading_daily TO reading_daily__new")
+        try client.execute("INSERT INTO reading_daily__new VALUES ('u', '2026-11-20', 'm', 1000, 1)")
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5))
+        XCTAssertEqual(try leftovers(client), [])
+    }
+
+    func testARollupMadeByAnEarlierLayoutIsMadeAgain() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        try storeThreeReadings(client)
+        try client.execute("DROP TABLE reading_daily_mv")
+        try client.execute("DROP TABLE reading_daily")
+        try client.execute("""
+            CREATE TABLE reading_daily (user_id String, local_date Date, material_id String, active_seconds UInt64)
+            ENGINE = SummingMergeTree ORDER BY (user_id, local_date, material_id)
+            """)
+        try client.execute("""
+            CREATE MATERIALIZED VIEW reading_daily_mv TO reading_daily AS
+            SELECT user_id, local_date, material_id, toUInt64(active_seconds) AS active_seconds FROM reading_events
+            """)
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5))
+        try storeThreeReadings(client)
+        XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5), "the events are duplicates")
+        _ = try ClickHouseIngestor(client: client).store(group: [try ChunkStoringTests.chunk([ChunkStoringTests.reading("d", delta: 5)])])
+        XCTAssertEqual(try seconds(client), Array(repeating: .int(50), count: 5), "the new view feeds the new table")
+    }
+
+    func testASendThatFailedPartWayCountsOnceInTheRollupsWhenTheBodyComesAgain() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client)
+        let body = try ChunkStoringTests.chunk(["a", "b", "c"].map { ChunkStoringTests.reading($0) })
+        // The events reach their table (and the rollups), their keys do not.
+        try ChunkStoringTests.failPartWay(ingestor, body, client)
+
+        _ = try ingestor.store(group: [body])
+        XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5))
+        XCTAssertEqual(try ClickHouseReports(client: client).summary(ReportContext(nowMs: BackendParity.now)).totalActiveSeconds, 45)
+        XCTAssertEqual(try leftovers(client), [], "the stale mark is gone once the rollups are made again")
+    }
+
+    func testRollupsMarkedStaleByAStoppedRunAreMadeAgainFromTheMergedEvents() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        try storeThreeReadings(client)
+        // A resend stored a second copy (the views counted it too), then the run stopped after the mark.
+        try client.execute("CREATE TABLE reading_events__rollups_stale (stale UInt8) ENGINE = TinyLog")
+        try client.execute("INSERT INTO reading_events SELECT * FROM reading_events")
+        try client.execute("OPTIMIZE TABLE reading_events FINAL")
+        XCTAssertEqual(try seconds(client)[0], .int(90))
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5))
+        XCTAssertEqual(try leftovers(client), [])
+    }
+}
