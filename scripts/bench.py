@@ -11,7 +11,8 @@ Usage:
 2. For each file, times `report ingest --db DIR/bench.sqlite --format json FILE` into a new
    database (events/s and peak RSS), then DuckDB loading the same file into a table keyed by
    the idempotency key (`read_json_objects`, `INSERT OR IGNORE`, every core), and prints
-   Tally's speed over DuckDB's (target >= 1.0x).
+   Tally's speed over DuckDB's (target >= 1.0x), and the CPU time (user + sys) of each, which
+   a machine shared with other work disturbs far less than wall time.
 3. Measures what writing that database costs SQLite alone, the ceiling of any ingest into this
    schema on this machine: a new database with the same schema and settings (page size, WAL,
    synchronous = FULL) gets the rows of the event tables, then of every table, each table in
@@ -24,8 +25,9 @@ Usage:
 5. Builds a store of --store-events events (files of --events events with seeds 1, 2, ...,
    whose users differ, ingested one by one) and keeps it, with its input files, in --dir for
    the next run with the same binary (another binary builds it again). Skipped with --no-store.
-   Then ingests a further file of each key kind (seed files + 1) into a copy of that store,
-   the incremental daily load, and prints its speed over the new-store figure (target >= 0.8x).
+   Then ingests a further file of each key kind (seed files + 1) into a copy of that store
+   (flushed to disk first, else the ingest's first fsync would write the whole copy), the
+   incremental daily load, and prints its speed over the new-store figure (target >= 0.8x).
    Then runs each report as a whole process, --runs times after one warm-up run, with
    `--db STORE --now 2026-11-20T12:00:00Z --format json`, and prints the median wall time,
    that less the start-up of the binary (median of `report --help`), and the peak RSS:
@@ -37,6 +39,7 @@ whole `report summary --user U` process <= 50 ms.
 Disk: about 0.36 GB per million events for the input files, and the databases besides.
 """
 import argparse
+import collections
 import hashlib
 import importlib.util
 import json
@@ -55,18 +58,25 @@ NOW = '2026-11-20T12:00:00Z'
 GNU_TIME = '/usr/bin/time'
 
 
+Run = collections.namedtuple('Run', 'wall rss rc out err cpu')
+
+
 def run(cmd):
-    """Runs cmd; returns (wall seconds, peak RSS in MB, exit code, stdout, end of stderr).
-    The peak RSS comes from GNU time: a child of this script would also count the script's own
-    memory, which Linux carries over into the maximum RSS of a child across fork and exec."""
-    with tempfile.NamedTemporaryFile('r') as rss, tempfile.TemporaryFile() as err:
+    """Runs cmd; returns a Run: wall seconds, peak RSS in MB, exit code, stdout, end of stderr
+    and CPU seconds (user + sys, every thread). The peak RSS comes from GNU time: a child of
+    this script would also count the script's own memory, which Linux carries over into the
+    maximum RSS of a child across fork and exec. CPU time says more than wall time on a
+    machine shared with other work, where waiting for a core counts in the wall time."""
+    with tempfile.NamedTemporaryFile('r') as usage, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        p = subprocess.run([GNU_TIME, '-f', '%M', '-o', rss.name] + cmd, stdout=subprocess.PIPE, stderr=err)
+        p = subprocess.run([GNU_TIME, '-f', '%M %U %S', '-o', usage.name] + cmd, stdout=subprocess.PIPE, stderr=err)
         wall = time.perf_counter() - t0
         err.seek(0)
         tail = err.read()[-2000:].decode(errors='replace').strip()
-        peak_kb = int(rss.read().split()[-1])  # after "Command exited with non-zero status N", if so
-    return wall, peak_kb / 1024, p.returncode, p.stdout.decode(errors='replace'), tail
+        # the last line, after "Command exited with non-zero status N" if so
+        peak_kb, user, system = usage.read().splitlines()[-1].split()
+    return Run(wall, int(peak_kb) / 1024, p.returncode, p.stdout.decode(errors='replace'), tail,
+               float(user) + float(system))
 
 
 def remove_db(path):
@@ -82,8 +92,8 @@ def rate(n, seconds):
 def generate(path, events, seed, key='v7'):
     if os.path.exists(path):
         return
-    wall, rss, rc, _, err = run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(events),
-                                 '--seed', str(seed), '--key', key, '--out', path + '.part'])
+    wall, rss, rc, _, err, _ = run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--events', str(events),
+                                    '--seed', str(seed), '--key', key, '--out', path + '.part'])
     if rc:
         sys.exit(f'generate_events.py failed: {err}')
     os.rename(path + '.part', path)
@@ -92,11 +102,11 @@ def generate(path, events, seed, key='v7'):
 
 
 def ingest(binary, db, files):
-    """Runs report ingest; returns (wall, rss, counts) or exits with its error."""
-    wall, rss, rc, out, err = run([binary, 'ingest', '--db', db, '--format', 'json'] + files)
-    if rc:
-        sys.exit(f'report ingest failed ({rc}): {err}')
-    return wall, rss, json.loads(out)
+    """Runs report ingest; returns (its Run, counts) or exits with its error."""
+    r = run([binary, 'ingest', '--db', db, '--format', 'json'] + files)
+    if r.rc:
+        sys.exit(f'report ingest failed ({r.rc}): {r.err}')
+    return r, json.loads(r.out)
 
 
 def write_ceiling(source, directory, events, rows):
@@ -138,7 +148,7 @@ def event_file(directory, events, seed, key):
 
 
 def duckdb_keyed(path, directory):
-    """DuckDB loading the file into a table keyed by the idempotency key: (wall, rss) or None."""
+    """DuckDB loading the file into a table keyed by the idempotency key: its Run, or None."""
     if importlib.util.find_spec('duckdb') is None:
         print('duckdb: not installed (pip install duckdb)')
         return None
@@ -148,12 +158,12 @@ def duckdb_keyed(path, directory):
              "c.execute(\"INSERT OR IGNORE INTO e SELECT coalesce(json->>'eventId', json->>'id'), json "
              f"FROM read_json_objects({path!r}, format='newline_delimited')\"); c.close()")
     remove_db(duck_db)
-    wall, rss, rc, _, err = run([sys.executable, '-c', query])
+    r = run([sys.executable, '-c', query])
     remove_db(duck_db)
-    if rc:
-        print(f'duckdb keyed: failed ({rc}): {err}')
+    if r.rc:
+        print(f'duckdb keyed: failed ({r.rc}): {r.err}')
         return None
-    return wall, rss
+    return r
 
 
 def bench_ingest(args, key, rows):
@@ -162,19 +172,20 @@ def bench_ingest(args, key, rows):
     generate(path, args.events, 1, key)
     db = os.path.join(args.dir, 'bench.sqlite')
     remove_db(db)
-    wall, rss, counts = ingest(args.bin, db, [path])
-    print(f'\n== report ingest {path} ({key} keys) into a new database: {wall:.2f} s, {rate(args.events, wall)}, '
-          f'peak RSS {rss:.0f} MB, {counts}')
-    rows.append((f'ingest, {key} keys, new store (Tally)', rate(args.events, wall), f'{rss:.0f} MB',
-                 f'>= 500,000 events/s: {"yes" if args.events / wall >= 500_000 else "NO"}'))
+    tally, counts = ingest(args.bin, db, [path])
+    wall = tally.wall
+    print(f'\n== report ingest {path} ({key} keys) into a new database: {wall:.2f} s ({tally.cpu:.2f} s CPU), '
+          f'{rate(args.events, wall)}, peak RSS {tally.rss:.0f} MB, {counts}')
+    rows.append((f'ingest, {key} keys, new store (Tally)', rate(args.events, wall), f'{tally.rss:.0f} MB',
+                 f'>= 500,000 events/s: {"yes" if args.events / wall >= 500_000 else "NO"}; {tally.cpu:.2f} s CPU'))
     duck = duckdb_keyed(path, args.dir)
     if duck:
-        d_wall, d_rss = duck
-        ratio = d_wall / wall
-        print(f'DuckDB keyed load of the same file: {d_wall:.2f} s, {rate(args.events, d_wall)}, peak RSS {d_rss:.0f} MB; '
-              f'Tally x{ratio:.2f} as fast')
-        rows.append((f'  DuckDB keyed, {key} keys', rate(args.events, d_wall), f'{d_rss:.0f} MB',
-                     f'Tally x{ratio:.2f} (>= 1.0: {"yes" if ratio >= 1.0 else "NO"})'))
+        ratio = duck.wall / wall
+        print(f'DuckDB keyed load of the same file: {duck.wall:.2f} s ({duck.cpu:.2f} s CPU), {rate(args.events, duck.wall)}, '
+              f'peak RSS {duck.rss:.0f} MB; Tally x{ratio:.2f} as fast, x{duck.cpu / tally.cpu:.2f} by CPU time')
+        rows.append((f'  DuckDB keyed, {key} keys', rate(args.events, duck.wall), f'{duck.rss:.0f} MB',
+                     f'Tally x{ratio:.2f} (>= 1.0: {"yes" if ratio >= 1.0 else "NO"}); '
+                     f'{duck.cpu:.2f} s CPU, Tally x{duck.cpu / tally.cpu:.2f}'))
     return path, wall, db
 
 
@@ -188,13 +199,18 @@ def bench_incremental(args, store, key, first_wall, rows):
     for suffix in ('', '-wal'):
         if os.path.exists(store + suffix):
             shutil.copyfile(store + suffix, copy + suffix)
-    wall, rss, counts = ingest(args.bin, copy, [path])
+    # Else the ingest's first fsync of the copy would write the whole copied file to disk.
+    os.sync()
+    tally, counts = ingest(args.bin, copy, [path])
     remove_db(copy)
+    wall = tally.wall
     ratio = first_wall / wall
-    print(f'\n== report ingest {os.path.basename(path)} ({key} keys) into a copy of {store}: {wall:.2f} s, '
-          f'{rate(args.events, wall)}, peak RSS {rss:.0f} MB, {counts}; x{ratio:.2f} of the new-store figure')
-    rows.append((f'ingest, {key} keys, into the {args.store_events:,}-event store', rate(args.events, wall), f'{rss:.0f} MB',
-                 f'x{ratio:.2f} of a new store (>= 0.8: {"yes" if ratio >= 0.8 else "NO"})'))
+    print(f'\n== report ingest {os.path.basename(path)} ({key} keys) into a copy of {store}: {wall:.2f} s '
+          f'({tally.cpu:.2f} s CPU), {rate(args.events, wall)}, peak RSS {tally.rss:.0f} MB, {counts}; '
+          f'x{ratio:.2f} of the new-store figure')
+    rows.append((f'ingest, {key} keys, into the {args.store_events:,}-event store', rate(args.events, wall),
+                 f'{tally.rss:.0f} MB', f'x{ratio:.2f} of a new store (>= 0.8: {"yes" if ratio >= 0.8 else "NO"}); '
+                 f'{tally.cpu:.2f} s CPU'))
 
 
 def bench_others(path, events, directory, tally_wall, rows):
@@ -214,7 +230,7 @@ def bench_others(path, events, directory, tally_wall, rows):
             continue
         remove_db(su_db)
         remove_db(duck_db)
-        wall, rss, rc, _, err = run(cmd)
+        wall, rss, rc, _, err, _ = run(cmd)
         remove_db(su_db)  # they are large; only the figures are kept
         remove_db(duck_db)
         if rc:
@@ -245,10 +261,10 @@ def build_store(args, first_file):
     for seed in range(1, files + 1):
         path = first_file if seed == 1 else os.path.join(args.dir, f'events-{args.events}-seed{seed}.ndjson')
         generate(path, args.events, seed)
-        wall, rss, counts = ingest(args.bin, db, [path])
+        r, counts = ingest(args.bin, db, [path])
         total += counts['accepted']
-        print(f'  ingest {os.path.basename(path)} into {total - counts["accepted"]:,} stored events: {wall:.1f} s, '
-              f'{rate(args.events, wall)}, peak RSS {rss:.0f} MB, {counts}')
+        print(f'  ingest {os.path.basename(path)} into {total - counts["accepted"]:,} stored events: {r.wall:.1f} s, '
+              f'{rate(args.events, r.wall)}, peak RSS {r.rss:.0f} MB, {counts}')
     size = sum(os.path.getsize(db + s) for s in ('', '-wal') if os.path.exists(db + s))
     with open(done, 'w') as f:
         f.write(f'{binary}\n{total:,} events, {size / 1e9:.2f} GB\n')
