@@ -50,6 +50,14 @@ final class ClusterTests: XCTestCase {
             let local = try node.query("SELECT count() AS n FROM reading_events_local").rows
             XCTAssertNotEqual(local, [[.int(0)]], "every shard holds some users' events")
         }
+        // The shard key keeps each user's events, of every family, on one shard.
+        for table in ["reading_events", "feedback_events", "exposure_events", "observability_events"] {
+            let users = try nodes.map { node in
+                Set(try node.query("SELECT DISTINCT user_id FROM \(table)_local").rows.map { "\($0[0])" })
+            }
+            XCTAssertFalse(users[0].isEmpty && users[1].isEmpty, "\(table) holds events")
+            XCTAssertEqual(users[0].intersection(users[1]), [], "users of \(table) on both shards")
+        }
         try ClickHouseSchema.create(using: single)
         let ingestor = ClickHouseIngestor(client: single)
         for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
