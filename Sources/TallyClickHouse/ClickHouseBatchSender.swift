@@ -1,10 +1,13 @@
 import Foundation
 import TallyEvents
+import TallyStore
 import TallySupport
 
 /// Sends prepared batches, one after another: looks up which of a batch's keys are stored,
-/// inserts the other events (the event tables at the same time), then their keys, then the
-/// batch's rejected lines. Since each batch is stored, keys included, before the next one's
+/// inserts the other events (the event tables at the same time), then the changes they bring
+/// to the impressions' states and the dislike-rate counters (`ImpressionStates`) and to the
+/// exposure pairs and counts (`ExposurePairs`), then their
+/// keys, then the batch's rejected lines. Since each batch is stored, keys included, before the next one's
 /// lookup, a key the ingest met in an earlier batch is found as stored.
 ///
 /// It runs on one thread at a time: the ingestor hands it a batch and waits for it before
@@ -53,12 +56,20 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     if uncertain[entry.family]?.contains(entry.key) == true { recovering.insert(entry.family.clickHouseTable) }
                 }
             }
+            let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), using: client)
+            let pairRows = try ExposurePairs.rows(for: pairShares(batch, skipping: stored), using: client)
             do {
                 for table in recovering.sorted() {
                     try ClickHouseRollups.markStale(fedBy: table, using: client)
                 }
                 for table in try insertAll(bodies).union(recovering).sorted() {
                     try collapseCopies(in: table)
+                }
+                if impressionRows.count > 0 {
+                    try insertStates(impressionRows, into: ImpressionStates.table, columns: ImpressionStates.columns)
+                }
+                if pairRows.rows.count > 0 {
+                    try insertStates(pairRows.rows, into: ExposurePairs.table, columns: ExposurePairs.columns, moved: pairRows.moved)
                 }
                 if keys.count > 0 {
                     try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)
@@ -122,6 +133,44 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             if try outcomes.withLock({ $0[index] })?.get() == true { resent.insert(family.clickHouseTable) }
         }
         return resent
+    }
+
+    /// What the batch's new events bring to each impression they touch, merged per impression
+    /// (the events found stored are skipped).
+    private func impressionShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>]) -> [ImpressionStates.Key: ImpressionState] {
+        var shares: [ImpressionStates.Key: ImpressionState] = [:]
+        for fact in batch.impressions {
+            let entry = batch.entries[fact.entry]
+            if stored[entry.family]?.contains(entry.key) == true { continue }
+            shares[fact.key] = shares[fact.key, default: ImpressionState()].merging(fact.share)
+        }
+        return shares
+    }
+
+    /// What the batch's new exposure events bring to each (page instance, item), merged per pair.
+    private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>]) -> [ExposurePairs.Key: ExposurePairs.First] {
+        var shares: [ExposurePairs.Key: ExposurePairs.First] = [:]
+        for fact in batch.pairs {
+            let entry = batch.entries[fact.entry]
+            if stored[entry.family]?.contains(entry.key) == true { continue }
+            shares[fact.key] = shares[fact.key].map { $0.merging(fact.share) } ?? fact.share
+        }
+        return shares
+    }
+
+    /// Inserts the rows of `ImpressionStates` or `ExposurePairs` into `table`. An insert sent
+    /// again may have been stored twice, counting its changes twice: the rollups of `table` are
+    /// marked stale before the resend and remade from its state rows once it is stored (a state
+    /// row stored twice changes nothing). Rows that move a pair to other groups (`moved`) mark
+    /// them stale before the insert, for the same remake.
+    private func insertStates(_ rows: RowWriter, into table: String, columns: [String], moved: Bool = false) throws {
+        var marked = moved ? try ClickHouseRollups.markStale(fedBy: table, using: client) : false
+        try client.insert(into: table, columns: columns, format: "TabSeparated", body: rows.bytes) {
+            marked = try ClickHouseRollups.markStale(fedBy: table, using: client) || marked
+        }
+        if marked {
+            try ClickHouseRollups.remake(fedBy: table, using: client)
+        }
     }
 
     /// The batch's keys already in `event_keys`, per family: one query, the keys sent along

@@ -51,8 +51,9 @@ final class ChunkStoringTests: XCTestCase {
     }
 
     func testASendThatFailedPartWayIsCountedOnceWhenTheBodyComesAgain() throws {
-        let client = try TestServer.databaseRefusingKeys()
+        let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
         let body = try Self.chunk([Self.reading("a"), Self.reading("b"), Self.reading("c")])
         let ingestor = ClickHouseIngestor(client: client)
         try Self.failPartWay(ingestor, body, client)
