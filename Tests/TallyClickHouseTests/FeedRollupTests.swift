@@ -149,6 +149,16 @@ final class FeedRollupTests: XCTestCase {
         }
     }
 
+    func testAnIngestLeavesTheMemberSetsInOnePart() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client, batchSize: 2_000)
+        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        let parts = "SELECT count() FROM system.parts WHERE database = '\(client.database)' AND table = 'exposure_members' AND active"
+        XCTAssertEqual(try client.query(parts).rows, [[.int(1)]], "exposures reads one set per group, not one per batch")
+    }
+
     func testAStateInsertSentTwiceCountsOnce() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
