@@ -64,15 +64,18 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 for table in recovering.sorted() {
                     try ClickHouseRollups.markStale(fedBy: table, using: client)
                 }
-                for table in try insertAll(bodies).union(recovering).sorted() {
-                    try collapseCopies(in: table)
-                }
+                let resent = try insertAll(bodies)
                 if impressionRows.count > 0 {
                     try insertStates(impressionRows, into: ImpressionStates.table, columns: ImpressionStates.columns)
                 }
                 if pairRows.rows.count > 0 {
                     try insertStates(pairRows.rows, into: ExposurePairs.table, columns: ExposurePairs.columns, moved: pairRows.moved)
                     membersGrew = true
+                }
+                // Last: remaking the rollups of a merged table (the feed states among them) replaces
+                // what this batch's states were computed from.
+                for table in resent.union(recovering).sorted() {
+                    try collapseCopies(in: table)
                 }
                 if keys.count > 0 {
                     try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)

@@ -33,6 +33,9 @@ enum ClickHouseRollups {
         var fills: [String] = []
         /// The Distributed table's sharding key on a cluster.
         var shard = "rand()"
+        /// For a table the ingest writes: the event tables it is filled from, whose stale mark
+        /// (their events stored twice by a resend) has it remade from them once they are merged.
+        var staleWith: [String] = []
     }
 
     /// A dislike-rate group's columns in the feed rollups (no Nullable in a sorting key in 18.16).
@@ -145,7 +148,7 @@ enum ClickHouseRollups {
                                 argMax(tuple(model_info, feed_position, ts_ms, id, feedback_type, ifNull(reason, ''),
                                              toUInt8(isNull(reason))), tuple(ts_ms, id)) AS final
                          FROM %DB%.feedback_events%LOCAL% GROUP BY user_id, impression_id)
-                   """], shard: "cityHash64(user_id)"),
+                   """], shard: "cityHash64(user_id)", staleWith: ["feedback_events", "exposure_events"]),
         // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes.
         Rollup(name: "dislike_groups", source: ImpressionStates.table, engine: "SummingMergeTree",
                columns: "\(fineGroupColumns), exposed_count Int64, feedback_only_count Int64, like_count Int64, dislike_count Int64",
@@ -203,7 +206,7 @@ enum ClickHouseRollups {
                                              ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0),
                                              toUInt8(isNull(feed_position))), tuple(ts_ms, event_id)) AS first
                          FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id)
-                   """], shard: "cityHash64(user_id)"),
+                   """], shard: "cityHash64(user_id)", staleWith: ["exposure_events"]),
         // Exposures and duplicates per group of each dimension (SQLite: exposure_groups).
         Rollup(name: "exposure_groups", source: ExposurePairs.table, engine: "SummingMergeTree",
                columns: "dimension String, group_value String, group_null UInt8, exposure_count Int64, duplicate_count Int64",
@@ -283,6 +286,7 @@ enum ClickHouseRollups {
         var existing = Set(tables.compactMap { $0.first?.text })
         let distributed = Set(tables.filter { $0.last?.text == "Distributed" }.compactMap { $0.first?.text })
         let layouts = try self.layouts(using: client)
+        var made: Set<String> = []
         for rollup in all {
             let local = cluster == nil ? rollup.name : rollup.name + "_local"
             let source = cluster == nil ? rollup.source : rollup.source + "_local"
@@ -295,11 +299,13 @@ enum ClickHouseRollups {
                 if cluster != nil { try client.execute("DROP TABLE IF EXISTS \(db).\(rollup.name)") }
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
-            } else if rollup.view, existing.contains(staleMark(source)), existing.contains(local) {
+            } else if existing.contains(local), rollup.view ? existing.contains(staleMark(source)) || made.contains(source)
+                        : rollup.staleWith.contains(where: { existing.contains(staleMark(cluster == nil ? $0 : $0 + "_local")) }) {
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
             }
             if !existing.contains(local) {
+                made.insert(local)
                 let fresh = local + "__new"
                 try client.execute("DROP TABLE IF EXISTS \(db).\(fresh)")
                 try client.execute(createTable(rollup, db + "." + fresh))
@@ -323,7 +329,7 @@ enum ClickHouseRollups {
                     """)
             }
         }
-        for source in Set(all.map(\.source)) {
+        for source in Set(all.flatMap { [$0.source] + $0.staleWith }) {
             let local = cluster == nil ? source : source + "_local"
             try client.execute("DROP TABLE IF EXISTS \(db).\(staleMark(local))")
         }
@@ -372,7 +378,7 @@ enum ClickHouseRollups {
 
     /// Whether `table` feeds any rollup.
     static func feed(_ table: String) -> Bool {
-        all.contains { $0.source == table }
+        all.contains { $0.source == table || $0.staleWith.contains(table) }
     }
 
     /// Marks `table`'s rollups stale before an insert into it is sent again (a no-op for a

@@ -156,7 +156,35 @@ final class FeedRollupTests: XCTestCase {
         let ingestor = ClickHouseIngestor(client: client, batchSize: 2_000)
         for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
         let parts = "SELECT count() FROM system.parts WHERE database = '\(client.database)' AND table = 'exposure_members' AND active"
-        XCTAssertEqual(try client.query(parts).rows, [[.int(1)]], "exposures reads one set per group, not one per batch")
+        // Six inserts of 2,000 exposures each; OPTIMIZE FINAL leaves one part, or two when a
+        // background merge held some of them at that moment.
+        let found = try client.query(parts).rows
+        XCTAssertTrue([[[ReportValue.int(1)]], [[.int(2)]]].contains(found), "exposures reads one set per group, not one per batch: \(found)")
+    }
+
+    func testExposuresStoredAgainAfterASendFailedPartWayCountOnce() throws {
+        let lines = [Self.exposure("x1", impression: "imp-1", model: "m-a", position: 1, page: "pi-1", item: "item-a"),
+                     Self.exposure("x2", impression: "imp-1", model: "m-a", position: 1, ms: 1_795_100_005_000, page: "pi-1", item: "item-a"),
+                     Self.feedback("f1", impression: "imp-1", kind: "dislike", reason: "Boring", model: "m-a", position: 1, second: 2)]
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client)
+        let body = try ChunkStoringTests.chunk(lines)
+        // The events and the feed states are stored, their keys are not; then the body comes again.
+        try ChunkStoringTests.failPartWay(ingestor, body, client)
+        _ = try ingestor.store(group: [body])
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try sqlite([lines], in: folder), actual = ClickHouseReports(client: client)
+        for grouping in ExposureGrouping.allCases {
+            XCTAssertEqual(try actual.exposures(by: grouping, user: nil), try expected.exposures(by: grouping, user: nil), "\(grouping)")
+        }
+        try assertSameDislikeRates(expected, actual)
+        let marks = "SELECT count() FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0"
+        XCTAssertEqual(try client.query(marks).rows, [[.int(0)]])
     }
 
     func testAStateInsertSentTwiceCountsOnce() throws {
