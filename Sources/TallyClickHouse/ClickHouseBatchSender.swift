@@ -74,9 +74,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 }
                 // Last: remaking the rollups of a merged table (the feed states among them) replaces
                 // what this batch's states were computed from.
-                for table in resent.union(recovering).sorted() {
-                    try collapseCopies(in: table)
-                }
+                try collapseCopies(in: resent.union(recovering))
                 if keys.count > 0 {
                     try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)
                 }
@@ -118,16 +116,23 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         }
     }
 
-    /// Merges `table` so that the copies a resent batch may have left collapse into one row,
-    /// then remakes the rollups it feeds from it (`ClickHouseRollups`, marked stale before). A
-    /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
-    /// resent block themselves.
-    private func collapseCopies(in table: String) throws {
-        do {
-            try client.execute("OPTIMIZE TABLE \(table) FINAL")
+    /// Merges `tables` so that the copies a resent batch may have left collapse into one row,
+    /// then remakes the rollups they feed from them (`ClickHouseRollups`, marked stale before),
+    /// once every table is merged. A Distributed table cannot be merged from here; its shards'
+    /// Replicated tables drop the resent block themselves.
+    private func collapseCopies(in tables: Set<String>) throws {
+        var merged: [String] = []
+        for table in tables.sorted() {
+            do {
+                try client.execute("OPTIMIZE TABLE \(table) FINAL")
+                merged.append(table)
+            } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+                continue // "Method optimize is not supported by storage Distributed"
+            }
+        }
+        // Every table merged before any remake: one remake reads all the marked tables.
+        if let table = merged.first(where: ClickHouseRollups.feed) {
             try ClickHouseRollups.remake(fedBy: table, using: client)
-        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
-            return // "Method optimize is not supported by storage Distributed"
         }
     }
 

@@ -187,6 +187,21 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try client.query(marks).rows, [[.int(0)]])
     }
 
+    func testReadingsAndExposuresStoredAgainTogetherCountOnceEverywhere() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client)
+        let body = try ChunkStoringTests.chunk(["a", "b", "c"].map { ChunkStoringTests.reading($0) }
+            + [Self.exposure("x1", impression: "imp-1", model: "m-a", position: 1, page: "pi-1", item: "item-a")])
+        try ChunkStoringTests.failPartWay(ingestor, body, client)
+        _ = try ingestor.store(group: [body])
+        // Both event tables are merged before any rollup is remade from them.
+        XCTAssertEqual(try client.query("SELECT sum(seconds) FROM reading_daily").rows, [[.int(45)]])
+        XCTAssertEqual(try client.query("SELECT sum(exposure_count), sum(duplicate_count) FROM exposure_groups WHERE dimension = 'day'").rows,
+                       [[.int(1), .int(0)]])
+    }
+
     func testAStateInsertSentTwiceCountsOnce() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
