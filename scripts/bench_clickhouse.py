@@ -67,8 +67,11 @@ REPORTS = [
 PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365'], ['continue'], ['progress', 'm-00'],
             ['dislike-rate'], ['exposures', '--by', 'day'], ['retention']]
 EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events', 'event_keys']
+# Tables the ingest writes besides the events (the feed counters' states and changes); copied
+# like them, so that the views feeding the counters see each copy as an ingest would make it.
+STATE_TABLES = ['impression_states', 'exposure_pairs']
 # Columns a copy suffixes, so that every copy holds new users and new events.
-RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id'}
+RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id', 'reaction_key', 'first_key'}
 RAW_COLUMNS = """
     eventId String, id String, userId String, eventType String, eventName String, sessionId String,
     clientSessionId String, clientTimestampMs Int64, clientTimezoneOffsetMinutes Int16, materialId String,
@@ -137,7 +140,7 @@ def statement_kind(text):
 
 def copy_store(server, source, target, copies):
     """Fills `target` (created like `source` by an ingest of nothing) with `copies` renamed copies of source."""
-    for table in EVENT_TABLES:
+    for table in EVENT_TABLES + STATE_TABLES:
         columns = [row[0] for row in server.rows(
             "SELECT name FROM system.columns WHERE database = '%s' AND table = '%s' AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')"
             % (source, table))]
@@ -146,6 +149,9 @@ def copy_store(server, source, target, copies):
         for copy in range(copies):
             select = ', '.join("concat(%s, '.%d')" % (c, copy) if c in RENAMED and copy else c for c in columns)
             server.run('INSERT INTO %s.%s (%s) SELECT %s FROM %s.%s' % (target, table, ', '.join(columns), select, source, table))
+    # Each copy stands for an ingest, and an ingest ends by merging the member sets it added.
+    if server.rows("SELECT name FROM system.tables WHERE database = '%s' AND name = 'exposure_members'" % target):
+        server.run('OPTIMIZE TABLE %s.exposure_members FINAL' % target)
 
 
 def events_in(server, database):

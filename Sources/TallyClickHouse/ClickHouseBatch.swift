@@ -1,8 +1,11 @@
 import TallyEvents
+import TallyStore
 
 /// One batch of the ClickHouse ingest, prepared while the batch before it is sent: each
 /// family's rows already written as `TabSeparated`, the batch's keys (each once: a key met
-/// again in the batch is a duplicate and never reaches it) and the rejected lines.
+/// again in the batch is a duplicate and never reaches it), what each feedback and exposure
+/// event tells of its impression (`ImpressionStates`), what each exposure event tells of its
+/// (page instance, item) (`ExposurePairs`) and the rejected lines.
 struct ClickHouseBatch: Sendable {
     /// An event of the batch: its key, and where its row and its key's row are.
     struct Entry: Sendable {
@@ -20,6 +23,12 @@ struct ClickHouseBatch: Sendable {
     private(set) var keyRows = RowWriter()
     /// A `key` row per entry: the lookup's external table.
     private(set) var lookupRows = RowWriter()
+    /// The share of an impression's state each feedback event, and each exposure event with an
+    /// impression, brings: the entry's index, the (user, impression) and the share.
+    private(set) var impressions: [(entry: Int, key: ImpressionStates.Key, share: ImpressionState)] = []
+    /// The share of a (page instance, item) each exposure event brings: the entry's index, the
+    /// pair and the event as its first.
+    private(set) var pairs: [(entry: Int, key: ExposurePairs.Key, share: ExposurePairs.First)] = []
     /// `rejected_lines` rows.
     var rejectedRows = RowWriter()
     private var keys: [EventFamily: Set<String>] = [:]
@@ -32,6 +41,8 @@ struct ClickHouseBatch: Sendable {
     /// ingest grows no buffer and rehashes no key set.
     init(roomFor other: ClickHouseBatch) {
         entries.reserveCapacity(other.entries.count)
+        impressions.reserveCapacity(other.impressions.count)
+        pairs.reserveCapacity(other.pairs.count)
         rows = other.rows.map { RowWriter(reserving: $0.count) }
         keyRows = RowWriter(reserving: other.keyRows.count)
         lookupRows = RowWriter(reserving: other.lookupRows.count)
@@ -62,6 +73,24 @@ struct ClickHouseBatch: Sendable {
         lookupRows.text(key)
         lookupRows.endRow()
         entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count, keyRow: keyStart..<keyRows.count))
+        var share = ImpressionState()
+        switch event {
+        case .feedback(let feedback):
+            share.reaction = ImpressionState.Reaction(
+                order: OrderKey(timestampMs: feedback.timestampMs, sequence: 0, key: feedback.id), kind: feedback.kind.rawValue,
+                reason: feedback.reason, group: FineGroup(modelInfo: feedback.modelInfo, feedPosition: feedback.feedPosition))
+            impressions.append((entries.count - 1, ImpressionStates.Key(user: feedback.common.userId, impression: feedback.impressionId), share))
+        case .exposure(let exposure):
+            pairs.append((entries.count - 1, ExposurePairs.Key(pageInstance: exposure.pageInstanceId, item: exposure.itemId),
+                          ExposurePairs.First(order: OrderKey(timestampMs: exposure.clientTimestampMs, sequence: 0, key: exposure.eventId),
+                                              user: exposure.common.userId, localDate: dateCache.text, pageId: exposure.pageId,
+                                              modelInfo: exposure.modelInfo, feedPosition: exposure.feedPosition, events: 1)))
+            guard let impression = exposure.impressionId else { break }
+            share.exposureGroups.insert(FineGroup(modelInfo: exposure.modelInfo, feedPosition: exposure.feedPosition))
+            impressions.append((entries.count - 1, ImpressionStates.Key(user: exposure.common.userId, impression: impression), share))
+        case .reading, .observability:
+            break
+        }
         return true
     }
 }

@@ -1,10 +1,13 @@
 import Foundation
 import TallyEvents
+import TallyStore
 import TallySupport
 
 /// Sends prepared batches, one after another: looks up which of a batch's keys are stored,
-/// inserts the other events (the event tables at the same time), then their keys, then the
-/// batch's rejected lines. Since each batch is stored, keys included, before the next one's
+/// inserts the other events (the event tables at the same time), then the changes they bring
+/// to the impressions' states and the dislike-rate counters (`ImpressionStates`) and to the
+/// exposure pairs and counts (`ExposurePairs`), then their
+/// keys, then the batch's rejected lines. Since each batch is stored, keys included, before the next one's
 /// lookup, a key the ingest met in an earlier batch is found as stored.
 ///
 /// It runs on one thread at a time: the ingestor hands it a batch and waits for it before
@@ -16,6 +19,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private let client: ClickHouseClient
     /// Keys of events a failed send may have stored without their keys, per family.
     private var uncertain: [EventFamily: Set<String>] = [:]
+    /// Whether a send added to `exposure_members` since the last `compactMembers()`.
+    private var membersGrew = false
 
     init(client: ClickHouseClient) {
         self.client = client
@@ -53,13 +58,23 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     if uncertain[entry.family]?.contains(entry.key) == true { recovering.insert(entry.family.clickHouseTable) }
                 }
             }
+            let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), using: client)
+            let pairRows = try ExposurePairs.rows(for: pairShares(batch, skipping: stored), using: client)
             do {
                 for table in recovering.sorted() {
                     try ClickHouseRollups.markStale(fedBy: table, using: client)
                 }
-                for table in try insertAll(bodies).union(recovering).sorted() {
-                    try collapseCopies(in: table)
+                let resent = try insertAll(bodies)
+                if impressionRows.count > 0 {
+                    try insertStates(impressionRows, into: ImpressionStates.table, columns: ImpressionStates.columns)
                 }
+                if pairRows.rows.count > 0 {
+                    try insertStates(pairRows.rows, into: ExposurePairs.table, columns: ExposurePairs.columns, moved: pairRows.moved)
+                    membersGrew = true
+                }
+                // Last: remaking the rollups of a merged table (the feed states among them) replaces
+                // what this batch's states were computed from.
+                try collapseCopies(in: resent.union(recovering))
                 if keys.count > 0 {
                     try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)
                 }
@@ -87,16 +102,37 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// The columns of a `rejected_lines` row, in the order `ClickHouseIngestor` writes them.
     static let rejectedColumns = ["file", "line", "element", "code", "field", "message", "event_key", "raw"]
 
-    /// Merges `table` so that the copies a resent batch may have left collapse into one row,
-    /// then remakes the rollups it feeds from it (`ClickHouseRollups`, marked stale before). A
-    /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
-    /// resent block themselves.
-    private func collapseCopies(in table: String) throws {
+    /// Merges the parts of `exposure_members` that the sends since the last call added: each
+    /// insert adds a part holding a set of items and users per group, and `exposures` reads every
+    /// part's sets until the server merges them (measured at 10M events: 0.13 s over five parts,
+    /// 0.04 s over one). A Distributed table is left to its shards' background merges.
+    func compactMembers() throws {
+        guard membersGrew else { return }
+        membersGrew = false
         do {
-            try client.execute("OPTIMIZE TABLE \(table) FINAL")
-            try ClickHouseRollups.remake(fedBy: table, using: client)
+            try client.execute("OPTIMIZE TABLE exposure_members FINAL")
         } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
             return // "Method optimize is not supported by storage Distributed"
+        }
+    }
+
+    /// Merges `tables` so that the copies a resent batch may have left collapse into one row,
+    /// then remakes the rollups they feed from them (`ClickHouseRollups`, marked stale before),
+    /// once every table is merged. A Distributed table cannot be merged from here; its shards'
+    /// Replicated tables drop the resent block themselves.
+    private func collapseCopies(in tables: Set<String>) throws {
+        var merged: [String] = []
+        for table in tables.sorted() {
+            do {
+                try client.execute("OPTIMIZE TABLE \(table) FINAL")
+                merged.append(table)
+            } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+                continue // "Method optimize is not supported by storage Distributed"
+            }
+        }
+        // Every table merged before any remake: one remake reads all the marked tables.
+        if let table = merged.first(where: ClickHouseRollups.feed) {
+            try ClickHouseRollups.remake(fedBy: table, using: client)
         }
     }
 
@@ -122,6 +158,44 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             if try outcomes.withLock({ $0[index] })?.get() == true { resent.insert(family.clickHouseTable) }
         }
         return resent
+    }
+
+    /// What the batch's new events bring to each impression they touch, merged per impression
+    /// (the events found stored are skipped).
+    private func impressionShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>]) -> [ImpressionStates.Key: ImpressionState] {
+        var shares: [ImpressionStates.Key: ImpressionState] = [:]
+        for fact in batch.impressions {
+            let entry = batch.entries[fact.entry]
+            if stored[entry.family]?.contains(entry.key) == true { continue }
+            shares[fact.key] = shares[fact.key, default: ImpressionState()].merging(fact.share)
+        }
+        return shares
+    }
+
+    /// What the batch's new exposure events bring to each (page instance, item), merged per pair.
+    private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>]) -> [ExposurePairs.Key: ExposurePairs.First] {
+        var shares: [ExposurePairs.Key: ExposurePairs.First] = [:]
+        for fact in batch.pairs {
+            let entry = batch.entries[fact.entry]
+            if stored[entry.family]?.contains(entry.key) == true { continue }
+            shares[fact.key] = shares[fact.key].map { $0.merging(fact.share) } ?? fact.share
+        }
+        return shares
+    }
+
+    /// Inserts the rows of `ImpressionStates` or `ExposurePairs` into `table`. An insert sent
+    /// again may have been stored twice, counting its changes twice: the rollups of `table` are
+    /// marked stale before the resend and remade from its state rows once it is stored (a state
+    /// row stored twice changes nothing). Rows that move a pair to other groups (`moved`) mark
+    /// them stale before the insert, for the same remake.
+    private func insertStates(_ rows: RowWriter, into table: String, columns: [String], moved: Bool = false) throws {
+        var marked = moved ? try ClickHouseRollups.markStale(fedBy: table, using: client) : false
+        try client.insert(into: table, columns: columns, format: "TabSeparated", body: rows.bytes) {
+            marked = try ClickHouseRollups.markStale(fedBy: table, using: client) || marked
+        }
+        if marked {
+            try ClickHouseRollups.remake(fedBy: table, using: client)
+        }
     }
 
     /// The batch's keys already in `event_keys`, per family: one query, the keys sent along

@@ -2,13 +2,22 @@ import TallyQuery
 
 extension ClickHouseReports {
     /// Dislike rate with its Wilson 95 % interval per group; `topReasons` adds the K most
-    /// frequent reasons of final dislikes per group. Computed from the events.
+    /// frequent reasons of final dislikes per group.
+    ///
+    /// The per-group counters kept at ingest answer it (`ImpressionStates`), summed into coarser
+    /// groups while no impression appears in more than one group; otherwise, and for one `user`,
+    /// the events do: the same choice as the SQLite backend's.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport {
-        let parameters: [String: QueryValue] = [
-            "user": QueryValue(user), "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
+        var parameters: [String: QueryValue] = [
+            "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
             "bucket_lows": .text("[" + grouping.buckets.map { String($0.low) }.joined(separator: ",") + "]"),
             "bucket_highs": .text("[" + grouping.buckets.map { String($0.high ?? -1) }.joined(separator: ",") + "]"),
         ]
+        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
+        let fromCounters = try user == nil
+            && (fine || run("rollup_counter", ["name": .text(ClickHouseRollups.spanningCounter)]).rows.first?.first?.int64 ?? 0 == 0)
+        if !fromCounters { parameters["user"] = QueryValue(user) }
+        let suffix = fromCounters ? "" : "_scan"
         // With buckets the query answers each bucket's 1-based number; the report shows its label.
         func position(_ value: ReportValue) -> ReportValue {
             guard !grouping.buckets.isEmpty, case .int(let number) = value, number >= 1, number <= grouping.buckets.count else { return value }
@@ -17,12 +26,12 @@ extension ClickHouseReports {
         var reasons: [[String]: [(String, Int64)]] = [:]
         func group(_ row: [ReportValue]) -> [String] { [String(describing: row[0]), String(describing: row[1])] }
         if topReasons > 0 {
-            for row in try run("dislike_reasons", parameters).rows where reasons[group(row), default: []].count < topReasons {
+            for row in try run("dislike_reasons" + suffix, parameters).rows where reasons[group(row), default: []].count < topReasons {
                 reasons[group(row), default: []].append((row[2].text ?? "", row[3].int64))
             }
         }
         var rows: [[ReportValue]] = []
-        for row in try run("dislike_rate", parameters).rows {
+        for row in try run("dislike_rate" + suffix, parameters).rows {
             var values: [ReportValue] = []
             if grouping.byModel { values.append(row[0]) }
             if grouping.byPosition { values.append(position(row[1])) }
@@ -36,9 +45,12 @@ extension ClickHouseReports {
         return GroupedReport(columns: ReportLogic.dislikeColumns(grouping, topReasons: topReasons), rows: rows)
     }
 
-    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`, from the events.
+    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the counts
+    /// kept at ingest (`ExposurePairs`), or from the events for one `user`, as on SQLite.
     public func exposures(by grouping: ExposureGrouping, user: String?) throws -> GroupedReport {
-        let rows = try run("exposures", ["by": .text(grouping.rawValue), "user": QueryValue(user)]).rows.map { row -> [ReportValue] in
+        let query = try user == nil ? run("exposures", ["by": .text(grouping.rawValue)])
+            : run("exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)])
+        let rows = try query.rows.map { row -> [ReportValue] in
             let group = grouping == .position ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
             return [group, .int(row[1].int64), .int(row[2].int64), .int(row[3].int64), .int(row[4].int64)]
         }

@@ -26,7 +26,41 @@ enum ClickHouseRollups {
         var order: String
         /// The view's query, reading `%SOURCE%`; its column names are the table's.
         var select: String
+        /// Whether a materialized view feeds the table (else the ingest writes it).
+        var view = true
+        /// The queries whose rows fill the table when it is made, if not `select`'s: they may
+        /// read `%SOURCE%` and the event tables as `%DB%.NAME%LOCAL%`.
+        var fills: [String] = []
+        /// The Distributed table's sharding key on a cluster.
+        var shard = "rand()"
+        /// For a table the ingest writes: the event tables it is filled from, whose stale mark
+        /// (their events stored twice by a resend) has it remade from them once they are merged.
+        var staleWith: [String] = []
     }
+
+    /// A dislike-rate group's columns in the feed rollups (no Nullable in a sorting key in 18.16).
+    private static let fineGroupColumns = "model_info String, model_null UInt8, feed_position Int64, position_null UInt8"
+    private static let fineGroup = "model_info, model_null, feed_position, position_null"
+    /// Each stored (user, impression)'s final reaction from its reaction rows (`ImpressionStates`).
+    private static let finalReactions = """
+        SELECT user_id, impression_id,
+               argMax(tuple(model_info, feed_position, feedback_type, reason, reason_null), tuple(ts_ms, reaction_key)) AS final
+        FROM %SOURCE% WHERE kind = 1 GROUP BY user_id, impression_id
+        """
+    /// Per (user, impression) and group: whether it was exposed there and its final reaction
+    /// when that is in the group ('' otherwise).
+    private static let impressionGroups = """
+        SELECT user_id, impression_id, \(fineGroup), max(exposed) AS exposed, max(reaction) AS reaction
+        FROM (
+            SELECT DISTINCT user_id, impression_id, \(fineGroup), toUInt8(1) AS exposed, '' AS reaction
+            FROM %SOURCE% WHERE kind = 0
+            UNION ALL
+            SELECT user_id, impression_id, tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0), toUInt8(0),
+                   tupleElement(final, 3)
+            FROM (\(finalReactions))
+        )
+        GROUP BY user_id, impression_id, \(fineGroup)
+        """
 
     /// The newest reading event's ordering key: timestamp, sequence, event id.
     private static let newest = "tuple(ts_ms, ifNull(sequence, 0), event_id)"
@@ -92,7 +126,144 @@ enum ClickHouseRollups {
                columns: "event_name String, user_id String, events UInt64",
                partition: nil, order: "event_name, user_id",
                select: "SELECT event_name, user_id, count() AS events FROM %SOURCE% GROUP BY event_name, user_id"),
+        // What the ingest knows of each (user, impression), plus the signed changes to the
+        // counters below (`ImpressionStates`); written by the ingest, not by a view. Made from
+        // the events: each exposure group once, and the final reaction.
+        Rollup(name: ImpressionStates.table, source: ImpressionStates.table, engine: "MergeTree",
+               columns: """
+                   user_id String, impression_id String, kind UInt8, \(fineGroupColumns), ts_ms Int64, reaction_key String,
+                   feedback_type String, reason String, reason_null UInt8, exposed_delta Int64, feedback_only_delta Int64,
+                   likes_delta Int64, dislikes_delta Int64, count_delta Int64
+                   """,
+               partition: nil, order: "user_id, impression_id", select: "", view: false, fills: ["""
+                   SELECT DISTINCT user_id, assumeNotNull(impression_id), toUInt8(0), ifNull(model_info, ''), toUInt8(isNull(model_info)),
+                          ifNull(feed_position, 0), toUInt8(isNull(feed_position)), toInt64(0), '', '', '', toUInt8(0),
+                          toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0)
+                   FROM %DB%.exposure_events%LOCAL% WHERE isNotNull(impression_id)
+                   """, """
+                   SELECT user_id, impression_id, toUInt8(1), tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0),
+                          tupleElement(final, 3), tupleElement(final, 4), tupleElement(final, 5), tupleElement(final, 6),
+                          tupleElement(final, 7), toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0)
+                   FROM (SELECT user_id, impression_id,
+                                argMax(tuple(model_info, feed_position, ts_ms, id, feedback_type, ifNull(reason, ''),
+                                             toUInt8(isNull(reason))), tuple(ts_ms, id)) AS final
+                         FROM %DB%.feedback_events%LOCAL% GROUP BY user_id, impression_id)
+                   """], shard: "cityHash64(user_id)", staleWith: ["feedback_events", "exposure_events"]),
+        // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes.
+        Rollup(name: "dislike_groups", source: ImpressionStates.table, engine: "SummingMergeTree",
+               columns: "\(fineGroupColumns), exposed_count Int64, feedback_only_count Int64, like_count Int64, dislike_count Int64",
+               partition: nil, order: fineGroup,
+               select: """
+                   SELECT \(fineGroup), sum(exposed_delta) AS exposed_count, sum(feedback_only_delta) AS feedback_only_count,
+                          sum(likes_delta) AS like_count, sum(dislikes_delta) AS dislike_count
+                   FROM %SOURCE% WHERE kind = 2 GROUP BY \(fineGroup)
+                   """,
+               fills: ["""
+                   SELECT \(fineGroup), toInt64(sum(exposed)), toInt64(countIf(exposed = 0)), toInt64(countIf(reaction = 'like')),
+                          toInt64(countIf(reaction = 'dislike'))
+                   FROM (\(impressionGroups)) GROUP BY \(fineGroup)
+                   """]),
+        // Reasons of final dislikes per group (SQLite: dislike_reasons).
+        Rollup(name: "dislike_reason_counts", source: ImpressionStates.table, engine: "SummingMergeTree",
+               columns: "\(fineGroupColumns), reason String, reason_count Int64",
+               partition: nil, order: fineGroup + ", reason",
+               select: """
+                   SELECT \(fineGroup), reason, sum(count_delta) AS reason_count
+                   FROM %SOURCE% WHERE kind = 3 GROUP BY \(fineGroup), reason
+                   """,
+               fills: ["""
+                   SELECT tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0), tupleElement(final, 4), toInt64(count())
+                   FROM (\(finalReactions))
+                   WHERE tupleElement(final, 3) = 'dislike' AND tupleElement(final, 5) = 0
+                   GROUP BY tupleElement(final, 1), tupleElement(final, 2), tupleElement(final, 4)
+                   """]),
+        // Impressions in more than one group (SQLite: rollup_counters).
+        Rollup(name: "rollup_counters", source: ImpressionStates.table, engine: "SummingMergeTree",
+               columns: "name String, value Int64", partition: nil, order: "name",
+               select: """
+                   SELECT '\(spanningCounter)' AS name, sum(count_delta) AS value FROM %SOURCE% WHERE kind = 4 GROUP BY kind
+                   """,
+               fills: ["""
+                   SELECT '\(spanningCounter)', toInt64(count())
+                   FROM (SELECT user_id, impression_id FROM (\(impressionGroups)) GROUP BY user_id, impression_id HAVING count() > 1)
+                   """]),
+        // Each (page instance, item)'s earliest exposure and event count, plus the signed
+        // changes to the counts below (`ExposurePairs`); written by the ingest, not by a view.
+        Rollup(name: ExposurePairs.table, source: ExposurePairs.table, engine: "MergeTree",
+               columns: """
+                   page_instance_id String, item_id String, kind UInt8, first_ts Int64, first_key String, user_id String,
+                   local_date Date, page_id String, page_null UInt8, model_info String, model_null UInt8, feed_position Int64,
+                   position_null UInt8, events Int64, delta_dimension String, delta_value String, delta_null UInt8,
+                   exposures_delta Int64, duplicates_delta Int64
+                   """,
+               partition: nil, order: "page_instance_id, item_id", select: "", view: false, fills: ["""
+                   SELECT page_instance_id, item_id, toUInt8(0), tupleElement(first, 1), tupleElement(first, 2), tupleElement(first, 3),
+                          tupleElement(first, 4), tupleElement(first, 5), tupleElement(first, 6), tupleElement(first, 7),
+                          tupleElement(first, 8), tupleElement(first, 9), tupleElement(first, 10), toInt64(events),
+                          '', '', toUInt8(0), toInt64(0), toInt64(0)
+                   FROM (SELECT page_instance_id, item_id, count() AS events,
+                                argMin(tuple(ts_ms, event_id, user_id, local_date, ifNull(page_id, ''), toUInt8(isNull(page_id)),
+                                             ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0),
+                                             toUInt8(isNull(feed_position))), tuple(ts_ms, event_id)) AS first
+                         FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id)
+                   """], shard: "cityHash64(user_id)", staleWith: ["exposure_events"]),
+        // Exposures and duplicates per group of each dimension (SQLite: exposure_groups).
+        Rollup(name: "exposure_groups", source: ExposurePairs.table, engine: "SummingMergeTree",
+               columns: "dimension String, group_value String, group_null UInt8, exposure_count Int64, duplicate_count Int64",
+               partition: nil, order: "dimension, group_value, group_null",
+               select: """
+                   SELECT delta_dimension AS dimension, delta_value AS group_value, delta_null AS group_null,
+                          sum(exposures_delta) AS exposure_count, sum(duplicates_delta) AS duplicate_count
+                   FROM %SOURCE% WHERE kind = 1 GROUP BY delta_dimension, delta_value, delta_null
+                   """,
+               fills: ["""
+                   SELECT tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))
+                   FROM (SELECT events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
+                   GROUP BY tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
+                   """]),
+        // The items and users of each group (SQLite: exposure_group_members), as exact sets.
+        Rollup(name: "exposure_members", source: ExposurePairs.table, engine: "AggregatingMergeTree",
+               columns: """
+                   dimension String, group_value String, group_null UInt8, items AggregateFunction(uniqExact, String),
+                   users AggregateFunction(uniqExact, String)
+                   """,
+               partition: nil, order: "dimension, group_value, group_null",
+               select: """
+                   SELECT tupleElement(g, 1) AS dimension, tupleElement(g, 2) AS group_value, tupleElement(g, 3) AS group_null,
+                          uniqExactState(item_id) AS items, uniqExactState(user_id) AS users
+                   FROM %SOURCE% ARRAY JOIN \(pairGroups(day: "toString(local_date)", position: "toString(feed_position)")) AS g
+                   WHERE kind = 0
+                   GROUP BY dimension, group_value, group_null
+                   """,
+               fills: ["""
+                   SELECT tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), uniqExactState(item_id), uniqExactState(user_id)
+                   FROM (SELECT item_id, user_id, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g
+                         FROM (\(currentPairs)))
+                   GROUP BY tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
+                   """]),
     ]
+
+    /// A pair's group in each dimension of `exposures --by`: (dimension, value, missing), given
+    /// the expressions of its date and position as text.
+    private static func pairGroups(day: String, position: String) -> String {
+        """
+        [tuple('day', \(day), toUInt8(0)), tuple('page', page_id, page_null), tuple('item', item_id, toUInt8(0)),
+         tuple('model', model_info, model_null), tuple('position', \(position), position_null)]
+        """
+    }
+    /// Each pair's current row (the one with the most events) in `exposure_pairs`.
+    private static let currentPairs = """
+        SELECT item_id, tupleElement(s, 1) AS user_id, tupleElement(s, 2) AS day, tupleElement(s, 3) AS page_id,
+               tupleElement(s, 4) AS page_null, tupleElement(s, 5) AS model_info, tupleElement(s, 6) AS model_null,
+               tupleElement(s, 7) AS position, tupleElement(s, 8) AS position_null, pair_events AS events
+        FROM (SELECT page_instance_id, item_id, max(events) AS pair_events,
+                     argMax(tuple(user_id, toString(local_date), page_id, page_null, model_info, model_null, toString(feed_position),
+                                  position_null), events) AS s
+              FROM %SOURCE% WHERE kind = 0 GROUP BY page_instance_id, item_id)
+        """
+
+    /// The counter of impressions seen in more than one group, in `rollup_counters`.
+    static let spanningCounter = "impressions_in_several_groups"
 
     /// `CREATE TABLE IF NOT EXISTS` of `rollup` under the qualified `name`.
     static func createTable(_ rollup: Rollup, _ name: String) -> String {
@@ -111,39 +282,54 @@ enum ClickHouseRollups {
     /// ones marked stale, and creates the views (and on a cluster the Distributed tables).
     static func create(using client: ClickHouseClient, cluster: String?) throws {
         let db = client.database
-        var existing = Set(try client.query(
-            "SELECT name FROM system.tables WHERE database = \(ClickHouseSQL.literal(db))").rows.compactMap(\.first?.text))
+        let tables = try client.query("SELECT name, engine FROM system.tables WHERE database = \(ClickHouseSQL.literal(db))").rows
+        var existing = Set(tables.compactMap { $0.first?.text })
+        let distributed = Set(tables.filter { $0.last?.text == "Distributed" }.compactMap { $0.first?.text })
         let layouts = try self.layouts(using: client)
+        var made: Set<String> = []
         for rollup in all {
             let local = cluster == nil ? rollup.name : rollup.name + "_local"
             let source = cluster == nil ? rollup.source : rollup.source + "_local"
+            // A cluster's server addressed without the cluster (`report ingest`, `report serve`):
+            // its rollups are the Distributed tables `init --cluster` made, fed on every shard.
+            if cluster == nil, distributed.contains(local) { continue }
             if existing.contains(local), layouts[local] != layout(of: rollup) {
                 // Made by an earlier layout: its view feeds columns it no longer has.
                 try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
                 if cluster != nil { try client.execute("DROP TABLE IF EXISTS \(db).\(rollup.name)") }
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
-            } else if existing.contains(staleMark(source)), existing.contains(local) {
+            } else if existing.contains(local), rollup.view ? existing.contains(staleMark(source)) || made.contains(source)
+                        : rollup.staleWith.contains(where: { existing.contains(staleMark(cluster == nil ? $0 : $0 + "_local")) }) {
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
             }
             if !existing.contains(local) {
+                made.insert(local)
                 let fresh = local + "__new"
                 try client.execute("DROP TABLE IF EXISTS \(db).\(fresh)")
                 try client.execute(createTable(rollup, db + "." + fresh))
-                try client.execute("INSERT INTO \(db).\(fresh) " + select(rollup, from: db + "." + source))
+                let fills = rollup.fills.isEmpty ? [select(rollup, from: db + "." + source)] : rollup.fills.map {
+                    $0.replacingOccurrences(of: "%SOURCE%", with: db + "." + source)
+                        .replacingOccurrences(of: "%DB%", with: db).replacingOccurrences(of: "%LOCAL%", with: cluster == nil ? "" : "_local")
+                }
+                for fill in fills {
+                    try client.execute("INSERT INTO \(db).\(fresh) " + fill)
+                }
                 try client.execute("RENAME TABLE \(db).\(fresh) TO \(db).\(local)")
             }
-            try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_mv TO \(db).\(local) AS "
-                               + select(rollup, from: db + "." + source))
+            if rollup.view {
+                try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_mv TO \(db).\(local) AS "
+                                   + select(rollup, from: db + "." + source))
+            }
             if let cluster {
                 try client.execute("""
                     CREATE TABLE IF NOT EXISTS \(db).\(rollup.name) AS \(db).\(local)
-                    ENGINE = Distributed(\(try ClickHouseSQL.identifier(cluster)), \(db), \(local), rand())
+                    ENGINE = Distributed(\(try ClickHouseSQL.identifier(cluster)), \(db), \(local), \(rollup.shard))
                     """)
             }
         }
-        for source in Set(all.map(\.source)) {
+        for source in Set(all.flatMap { [$0.source] + $0.staleWith }) {
             let local = cluster == nil ? source : source + "_local"
             try client.execute("DROP TABLE IF EXISTS \(db).\(staleMark(local))")
         }
@@ -192,18 +378,21 @@ enum ClickHouseRollups {
 
     /// Whether `table` feeds any rollup.
     static func feed(_ table: String) -> Bool {
-        all.contains { $0.source == table }
+        all.contains { $0.source == table || $0.staleWith.contains(table) }
     }
 
     /// Marks `table`'s rollups stale before an insert into it is sent again (a no-op for a
     /// table that feeds none). The mark stays until `remake(fedBy:using:)` has rebuilt them.
-    static func markStale(fedBy table: String, using client: ClickHouseClient) throws {
-        guard feed(table) else { return }
+    /// Returns whether it marked them.
+    @discardableResult
+    static func markStale(fedBy table: String, using client: ClickHouseClient) throws -> Bool {
+        guard feed(table) else { return false }
         let engine = try client.query(
             "SELECT engine FROM system.tables WHERE database = \(ClickHouseSQL.literal(client.database)) AND name = \(ClickHouseSQL.literal(table))")
         // A Distributed table's rows live on the shards, whose Replicated tables drop a resent block.
-        guard engine.rows.first?.first?.text != "Distributed" else { return }
+        guard engine.rows.first?.first?.text != "Distributed" else { return false }
         try client.execute("CREATE TABLE IF NOT EXISTS \(client.database).\(staleMark(table)) (stale UInt8) ENGINE = TinyLog")
+        return true
     }
 
     /// Remakes the rollups `table` feeds from its rows, if they are marked stale; call it once

@@ -15,6 +15,14 @@ struct RowWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Rows of text fields, such as the keys of a lookup's external table.
+    init(rows: [[String]]) {
+        for row in rows {
+            for field in row { text(field) }
+            endRow()
+        }
+    }
+
     /// How many bytes are written.
     var count: Int { bytes.count }
 

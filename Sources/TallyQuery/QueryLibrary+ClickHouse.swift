@@ -24,11 +24,7 @@ extension QueryLibrary {
     /// reads something only the SQLite store keeps, and ClickHouse answers the same report from
     /// its event tables.
     public static let withoutClickHouseTwin: [String: String] = [
-        "dislike_rate_scan": "ClickHouse always computes the dislike rate from the events (dislike_rate)",
-        "dislike_reasons_scan": "ClickHouse always counts reasons from the events (dislike_reasons)",
-        "exposures_scan": "ClickHouse always counts exposures from the events (exposures)",
         "latency_values": "ClickHouse ranks the values on the server (latency)",
-        "rollup_counter": "ClickHouse keeps no ingest counters",
     ]
 
     /// The ClickHouse queries that have no SQLite file of the same name, and why.

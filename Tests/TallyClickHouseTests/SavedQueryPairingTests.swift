@@ -30,7 +30,7 @@ final class SavedQueryPairingTests: XCTestCase {
         XCTAssertEqual(byPath.status, 0, byPath.stderr)
         XCTAssertEqual(byPath.stdout, byName.stdout)
         XCTAssertEqual(byName.status, 0, byName.stderr)
-        let lone = try TestServer.report(["query", "rollup_counter"] + target)
+        let lone = try TestServer.report(["query", "latency_values"] + target)
         XCTAssertNotEqual(lone.status, 0)
         XCTAssertTrue(lone.stderr.contains("has no ClickHouse twin"), lone.stderr)
     }

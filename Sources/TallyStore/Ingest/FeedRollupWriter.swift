@@ -60,11 +60,7 @@ final class FeedRollupWriter {
         var deltas = DislikeDeltas()
         for (key, incoming) in touched {
             let before = try stored(key)
-            var after = before
-            after.exposureGroups.formUnion(incoming.exposureGroups)
-            if let newer = incoming.reaction, before.reaction.map({ $0.order < newer.order }) ?? true {
-                after.reaction = newer
-            }
+            let after = before.merging(incoming)
             for group in incoming.exposureGroups.subtracting(before.exposureGroups) {
                 try insertExposureGroup.bind([.text(key.user), .text(key.impression)] + group.sqlValues)
                 try insertExposureGroup.run()

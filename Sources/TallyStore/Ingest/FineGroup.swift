@@ -1,7 +1,12 @@
 /// A dislike-rate group as events carry it: model version and feed position, either absent.
-struct FineGroup: Hashable {
-    var modelInfo: String?
-    var feedPosition: Int?
+package struct FineGroup: Hashable, Sendable {
+    package var modelInfo: String?
+    package var feedPosition: Int?
+
+    package init(modelInfo: String?, feedPosition: Int?) {
+        self.modelInfo = modelInfo
+        self.feedPosition = feedPosition
+    }
 
     var sqlValues: [SQLValue] {
         [modelInfo.map { .text($0) } ?? .null, feedPosition.map { .int(Int64($0)) } ?? .null]

@@ -68,15 +68,7 @@ struct RollupBatch {
         var feedPosition: Int
     }
 
-    struct FirstExposure {
-        var order: OrderKey
-        var user: String
-        var localDate: String
-        var pageId: String?
-        var modelInfo: String?
-        var feedPosition: Int?
-        var events: Int
-    }
+    typealias FirstExposure = TallyStore.FirstExposure
 
     var daily: [UserDateMaterial: Activity] = [:]
     var dailyAll: [DateMaterial: Activity] = [:]

@@ -1,8 +1,7 @@
--- Dislike rate per group of model version and feed position (metrics.md), from the events.
--- A (user, impression) counts as exposed in a group with an exposure event of that group, and
--- also when its final (newest by timestamp, then id) feedback event is in the group without
--- any exposure there. Exact for any grouping, on one server or through a Distributed table.
--- {user}          only this user's impressions, or NULL for all
+-- Dislike rate per group of model version and feed position (metrics.md), from the per-group
+-- counters kept at ingest (dislike_groups). Summing them into coarser groups (one key, or
+-- position buckets) is exact while no impression appears in more than one group
+-- (rollup_counter 'impressions_in_several_groups' = 0); otherwise dislike_rate_scan.sql answers.
 -- {by_model}      1 to group by modelInfo, 0 not to
 -- {by_position}   1 to group by feedPosition, 0 not to
 -- {bucket_lows}, {bucket_highs}  [] for one group per position, else the buckets' bounds
@@ -10,38 +9,20 @@
 --                 for positions outside every bucket
 SELECT model_group AS model_info,
        position_group AS feed_position,
-       count() AS exposures,
-       countIf(reaction = 'like') AS likes,
-       countIf(reaction = 'dislike') AS dislikes,
-       countIf(exposed = 0) AS feedback_without_exposure
+       sum(exposed_count + feedback_only_count) AS exposures,
+       sum(like_count) AS likes,
+       sum(dislike_count) AS dislikes,
+       sum(feedback_only_count) AS feedback_without_exposure
 FROM (
-    SELECT if({by_model:UInt8} = 1, model_info, NULL) AS model_group,
+    SELECT if({by_model:UInt8} = 1, if(model_null = 1, NULL, toNullable(model_info)), NULL) AS model_group,
            if({by_position:UInt8} = 0, NULL,
-              if(empty({bucket_lows:Array(Int64)}), feed_position,
-                 nullIf(toInt64(arrayFirstIndex((low, high) -> ifNull(feed_position, -1) >= low
-                                                   AND (high < 0 OR ifNull(feed_position, -1) <= high),
+              if(empty({bucket_lows:Array(Int64)}), if(position_null = 1, NULL, toNullable(feed_position)),
+                 nullIf(toInt64(arrayFirstIndex((low, high) -> if(position_null = 1, -1, feed_position) >= low
+                                                   AND (high < 0 OR if(position_null = 1, -1, feed_position) <= high),
                                                 {bucket_lows:Array(Int64)}, {bucket_highs:Array(Int64)})), 0))) AS position_group,
-           user_id, impression_id,
-           max(exposed) AS exposed,
-           max(reaction) AS reaction
-    FROM (
-        SELECT DISTINCT user_id, assumeNotNull(impression_id) AS impression_id, model_info, feed_position,
-               toUInt8(1) AS exposed, '' AS reaction
-        FROM exposure_events
-        WHERE isNotNull(impression_id)
-          AND user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
-        UNION ALL
-        SELECT user_id, impression_id,
-               toNullable(tupleElement(final, 1)), toNullable(tupleElement(final, 2)), toUInt8(0), tupleElement(final, 3)
-        FROM (
-            SELECT user_id, impression_id,
-                   argMax(tuple(model_info, feed_position, feedback_type), tuple(ts_ms, id)) AS final
-            FROM feedback_events
-            WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
-            GROUP BY user_id, impression_id
-        )
-    )
-    GROUP BY model_group, position_group, user_id, impression_id
+           exposed_count, feedback_only_count, like_count, dislike_count
+    FROM dislike_groups
 )
 GROUP BY model_group, position_group
+HAVING exposures > 0
 ORDER BY isNull(model_group), model_group, isNull(position_group), position_group

@@ -1,25 +1,15 @@
 -- How often each reason was given for a final dislike, per group (the group keys of
--- dislike_rate.sql), most frequent first, then by reason.
--- {user}, {by_model}, {by_position}, {bucket_lows}, {bucket_highs}  as in dislike_rate.sql
+-- dislike_rate.sql), most frequent first, then by reason; from the counts kept at ingest
+-- (dislike_reason_counts).
+-- {by_model}, {by_position}, {bucket_lows}, {bucket_highs}  as in dislike_rate.sql
 SELECT if({by_model:UInt8} = 1, toNullable(model_info), NULL) AS model_group,
        if({by_position:UInt8} = 0, NULL,
           if(empty({bucket_lows:Array(Int64)}), toNullable(feed_position),
              nullIf(toInt64(arrayFirstIndex((low, high) -> feed_position >= low AND (high < 0 OR feed_position <= high),
                                             {bucket_lows:Array(Int64)}, {bucket_highs:Array(Int64)})), 0))) AS position_group,
        reason,
-       count() AS count
-FROM (
-    SELECT tupleElement(final, 1) AS model_info, tupleElement(final, 2) AS feed_position,
-           tupleElement(final, 3) AS feedback_type, if(tupleElement(final, 5), NULL, tupleElement(final, 4)) AS reason
-    FROM (
-        -- No Nullable inside the tuple: 18.16 cannot send such an aggregate state between shards.
-        SELECT argMax(tuple(model_info, feed_position, feedback_type, ifNull(reason, ''), isNull(reason)),
-                      tuple(ts_ms, id)) AS final
-        FROM feedback_events
-        WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
-        GROUP BY user_id, impression_id
-    )
-)
-WHERE feedback_type = 'dislike' AND isNotNull(reason)
+       sum(reason_count) AS count
+FROM dislike_reason_counts
 GROUP BY model_group, position_group, reason
+HAVING count > 0
 ORDER BY isNull(model_group), model_group, isNull(position_group), position_group, count DESC, reason

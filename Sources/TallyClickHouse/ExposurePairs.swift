@@ -1,0 +1,141 @@
+import TallyStore
+
+/// Keeps the exposure counts exact at ingest, as the SQLite store's `ExposureRollupWriter` does:
+/// each (page instance, item) counts once, in the groups of its earliest exposure event, and its
+/// other events are duplicates there. What is known of each pair — its earliest event and how
+/// many events it had — lives in `exposure_pairs`, and a batch changes the per-group counts by
+/// the difference between each touched pair's contribution before and after it.
+///
+/// Per batch: one lookup of the touched pairs' stored rows (the keys sent along as the external
+/// table `batch_pairs`), the pairs merged in memory, then one insert into `exposure_pairs`
+/// holding the new pair rows and the signed changes to the counts. Materialized views move the
+/// changes into `exposure_groups` and each pair row's item and user into `exposure_members`
+/// (`uniqExactState`, which can only add). A pair whose earliest event moves it to another group
+/// (an earlier exposure arriving in a later batch) may leave a member behind: such a batch marks
+/// the rollups of `exposure_pairs` stale before its insert and remakes them from the pairs after
+/// it, as for a resent insert.
+///
+/// Rows by `kind`: 0 a pair (the row with the most events is the current one; older ones stay
+/// until a remake), 1 a change to a group's counts. A missing page, model or position is the
+/// empty text with its `*_null` flag set.
+enum ExposurePairs {
+    /// A (page instance, item) of the batch.
+    struct Key: Hashable, Sendable {
+        var pageInstance: String
+        var item: String
+    }
+
+    typealias First = FirstExposure
+
+    /// A group of `exposures --by`, as `exposure_groups` keys it.
+    struct Group: Hashable {
+        var dimension: String
+        var value: String
+        var missing: Bool
+    }
+
+    static let table = "exposure_pairs"
+
+    /// The columns of `exposure_pairs`, in the order `rows(for:using:)` writes them.
+    static let columns = [
+        "page_instance_id", "item_id", "kind", "first_ts", "first_key", "user_id", "local_date", "page_id", "page_null",
+        "model_info", "model_null", "feed_position", "position_null", "events",
+        "delta_dimension", "delta_value", "delta_null", "exposures_delta", "duplicates_delta",
+    ]
+
+    /// The rows to insert into `exposure_pairs` for the batch's share `incoming` of each pair it
+    /// touches, given what is stored (one query), and whether a pair moved to other groups.
+    static func rows(for incoming: [Key: First], using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
+        var out = RowWriter()
+        guard !incoming.isEmpty else { return (out, false) }
+        let before = try stored(Array(incoming.keys), using: client)
+        var deltas: [Group: (exposures: Int, duplicates: Int)] = [:]
+        var moved = false
+        func contribute(_ sign: Int, _ first: First, item: String) {
+            for group in first.groups(item: item) {
+                deltas[group, default: (0, 0)].exposures += sign
+                deltas[group, default: (0, 0)].duplicates += sign * (first.events - 1)
+            }
+        }
+        for (key, batch) in incoming {
+            let old = before[key]
+            let new = old?.merging(batch) ?? batch
+            write(key, kind: 0, new, to: &out)
+            if let old {
+                contribute(-1, old, item: key.item)
+                moved = moved || old.groups(item: key.item) != new.groups(item: key.item)
+            }
+            contribute(1, new, item: key.item)
+        }
+        let none = Key(pageInstance: "", item: "")
+        for (group, change) in deltas where change != (0, 0) {
+            write(none, kind: 1, nil, group, exposures: change.exposures, duplicates: change.duplicates, to: &out)
+        }
+        return (out, moved)
+    }
+
+    /// A row: a pair (`first`) or a change to `group`'s counts.
+    private static func write(_ key: Key, kind: Int64, _ first: First?, _ group: Group? = nil, exposures: Int = 0,
+                              duplicates: Int = 0, to out: inout RowWriter) {
+        out.text(key.pageInstance)
+        out.text(key.item)
+        out.number(kind)
+        out.number(first?.order.timestampMs ?? 0)
+        out.text(first?.order.key ?? "")
+        out.text(first?.user ?? "")
+        out.text(first?.localDate ?? "1970-01-01")
+        out.text(first?.pageId ?? "")
+        out.number(Int64(first != nil && first?.pageId == nil ? 1 : 0))
+        out.text(first?.modelInfo ?? "")
+        out.number(Int64(first != nil && first?.modelInfo == nil ? 1 : 0))
+        out.number(Int64(first?.feedPosition ?? 0))
+        out.number(Int64(first != nil && first?.feedPosition == nil ? 1 : 0))
+        out.number(Int64(first?.events ?? 0))
+        out.text(group?.dimension ?? "")
+        out.text(group?.value ?? "")
+        out.number(Int64(group?.missing == true ? 1 : 0))
+        out.number(Int64(exposures))
+        out.number(Int64(duplicates))
+        out.endRow()
+    }
+
+    /// The stored pairs among `keys` (the row with the most events of each): one query, the keys
+    /// travelling as external data.
+    private static func stored(_ keys: [Key], using client: ClickHouseClient) throws -> [Key: First] {
+        let lookup = RowWriter(rows: keys.map { [$0.pageInstance, $0.item] })
+        let result = try client.query("""
+            SELECT page_instance_id, item_id, first_ts, first_key, user_id, toString(local_date), page_id, page_null,
+                   model_info, model_null, feed_position, position_null, events
+            FROM \(table) WHERE (page_instance_id, item_id) IN batch_pairs AND kind = 0
+            """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup.bytes)
+        var pairs: [Key: First] = [:]
+        for row in result.rows {
+            let key = Key(pageInstance: row[0].text ?? "", item: row[1].text ?? "")
+            let first = First(order: OrderKey(timestampMs: row[2].int64, sequence: 0, key: row[3].text ?? ""),
+                              user: row[4].text ?? "", localDate: row[5].text ?? "",
+                              pageId: row[7].int64 == 1 ? nil : row[6].text ?? "",
+                              modelInfo: row[9].int64 == 1 ? nil : row[8].text ?? "",
+                              feedPosition: row[11].int64 == 1 ? nil : row[10].int, events: row[12].int)
+            if pairs[key].map({ $0.events < first.events }) ?? true { pairs[key] = first }
+        }
+        return pairs
+    }
+}
+
+extension FirstExposure {
+    /// The earlier of the two events, with both counts added.
+    func merging(_ other: FirstExposure) -> FirstExposure {
+        var earlier = other.order < order ? other : self
+        earlier.events = events + other.events
+        return earlier
+    }
+
+    /// The pair's group in each dimension: `exposures --by` name, value and whether it is missing.
+    func groups(item: String) -> [ExposurePairs.Group] {
+        [ExposurePairs.Group(dimension: "day", value: localDate, missing: false),
+         ExposurePairs.Group(dimension: "page", value: pageId ?? "", missing: pageId == nil),
+         ExposurePairs.Group(dimension: "item", value: item, missing: false),
+         ExposurePairs.Group(dimension: "model", value: modelInfo ?? "", missing: modelInfo == nil),
+         ExposurePairs.Group(dimension: "position", value: feedPosition.map(String.init) ?? "", missing: feedPosition == nil)]
+    }
+}

@@ -1,0 +1,133 @@
+import TallyStore
+
+/// Keeps the dislike-rate counters exact at ingest, as the SQLite store's `FeedRollupWriter`
+/// does: what is known of each (user, impression) — the groups it was exposed in and its final
+/// (newest) feedback (`ImpressionState`) — lives in `impression_states`, and a batch changes the
+/// counters by the difference between each touched impression's state before and after it.
+///
+/// Per batch: one lookup of the touched impressions' stored rows (the keys sent along as the
+/// external table `batch_impressions`), the states merged in memory, then one insert into
+/// `impression_states` holding the new state rows and the signed changes to the counters.
+/// Materialized views move the changes into `dislike_groups`, `dislike_reason_counts` and
+/// `rollup_counters` (`ClickHouseRollups`), so the states and the counters are written by the
+/// same insert. Merging a state in again changes nothing, so events stored again after a failed
+/// send leave the counters as they were.
+///
+/// Rows by `kind`: 0 an exposure group of the impression, 1 a reaction (the newest one held
+/// is the impression's; older ones stay until a remake), 2 a change to a group's counters, 3 a
+/// change to a reason's count, 4 a change to the number of impressions in several groups.
+/// A group's missing model or position is the empty text or 0 with its `*_null` flag set.
+enum ImpressionStates {
+    /// A (user, impression) of the batch.
+    struct Key: Hashable, Sendable {
+        var user: String
+        var impression: String
+    }
+
+    static let table = "impression_states"
+
+    /// The columns of `impression_states`, in the order `rows(for:using:)` writes them.
+    static let columns = [
+        "user_id", "impression_id", "kind", "model_info", "model_null", "feed_position", "position_null",
+        "ts_ms", "reaction_key", "feedback_type", "reason", "reason_null",
+        "exposed_delta", "feedback_only_delta", "likes_delta", "dislikes_delta", "count_delta",
+    ]
+
+    /// The rows to insert into `impression_states` for the batch's share `incoming` of each
+    /// impression it touches, given what is stored (one query); empty when nothing changes.
+    static func rows(for incoming: [Key: ImpressionState], using client: ClickHouseClient) throws -> RowWriter {
+        var out = RowWriter()
+        guard !incoming.isEmpty else { return out }
+        let before = try stored(Array(incoming.keys), using: client)
+        var deltas = DislikeDeltas()
+        for (key, batch) in incoming {
+            let old = before[key] ?? ImpressionState()
+            let new = old.merging(batch)
+            for group in new.exposureGroups.subtracting(old.exposureGroups) {
+                write(key, kind: 0, group, to: &out)
+                reactionFields(to: &out)
+                changes(to: &out)
+            }
+            if let reaction = new.reaction, reaction != old.reaction {
+                write(key, kind: 1, reaction.group, to: &out)
+                reactionFields(ts: reaction.order.timestampMs, key: reaction.order.key, kind: reaction.kind,
+                               reason: reaction.reason, to: &out)
+                changes(to: &out)
+            }
+            old.contribute(-1, to: &deltas)
+            new.contribute(1, to: &deltas)
+        }
+        let none = Key(user: "", impression: "")
+        for (group, counters) in deltas.groups where !counters.isZero {
+            write(none, kind: 2, group, to: &out)
+            reactionFields(to: &out)
+            changes(exposed: counters.exposed, feedbackOnly: counters.feedbackOnly, likes: counters.likes,
+                    dislikes: counters.dislikes, to: &out)
+        }
+        for (reason, count) in deltas.reasons where count != 0 {
+            write(none, kind: 3, reason.group, to: &out)
+            reactionFields(reason: reason.reason, to: &out)
+            changes(count: count, to: &out)
+        }
+        if deltas.spanning != 0 {
+            write(none, kind: 4, FineGroup(modelInfo: nil, feedPosition: nil), to: &out)
+            reactionFields(to: &out)
+            changes(count: deltas.spanning, to: &out)
+        }
+        return out
+    }
+
+    /// The stored states of `keys`: one query, the keys travelling as external data.
+    private static func stored(_ keys: [Key], using client: ClickHouseClient) throws -> [Key: ImpressionState] {
+        let lookup = RowWriter(rows: keys.map { [$0.user, $0.impression] })
+        let result = try client.query("""
+            SELECT user_id, impression_id, kind, model_info, model_null, feed_position, position_null,
+                   ts_ms, reaction_key, feedback_type, reason, reason_null
+            FROM \(table) WHERE (user_id, impression_id) IN batch_impressions AND kind < 2
+            """, table: "batch_impressions", structure: "user_id String, impression_id String", rows: lookup.bytes)
+        var states: [Key: ImpressionState] = [:]
+        for row in result.rows {
+            let key = Key(user: row[0].text ?? "", impression: row[1].text ?? "")
+            let group = FineGroup(modelInfo: row[4].int64 == 1 ? nil : row[3].text ?? "",
+                                  feedPosition: row[6].int64 == 1 ? nil : row[5].int)
+            var found = ImpressionState()
+            if row[2].int64 == 0 {
+                found.exposureGroups.insert(group)
+            } else {
+                found.reaction = ImpressionState.Reaction(
+                    order: OrderKey(timestampMs: row[7].int64, sequence: 0, key: row[8].text ?? ""),
+                    kind: row[9].text ?? "", reason: row[11].int64 == 1 ? nil : row[10].text ?? "", group: group)
+            }
+            states[key] = (states[key] ?? ImpressionState()).merging(found)
+        }
+        return states
+    }
+
+    /// The key, kind and group fields of a row.
+    private static func write(_ key: Key, kind: Int64, _ group: FineGroup, to out: inout RowWriter) {
+        out.text(key.user)
+        out.text(key.impression)
+        out.number(kind)
+        out.text(group.modelInfo ?? "")
+        out.number(Int64(group.modelInfo == nil ? 1 : 0))
+        out.number(Int64(group.feedPosition ?? 0))
+        out.number(Int64(group.feedPosition == nil ? 1 : 0))
+    }
+
+    /// The reaction fields of a row (empty for rows that are not reactions).
+    private static func reactionFields(ts: Int64 = 0, key: String = "", kind: String = "", reason: String? = "",
+                                       to out: inout RowWriter) {
+        out.number(ts)
+        out.text(key)
+        out.text(kind)
+        out.text(reason ?? "")
+        out.number(Int64(reason == nil ? 1 : 0))
+    }
+
+    /// The change fields, ending the row.
+    private static func changes(exposed: Int = 0, feedbackOnly: Int = 0, likes: Int = 0, dislikes: Int = 0, count: Int = 0,
+                                to out: inout RowWriter) {
+        for value in [exposed, feedbackOnly, likes, dislikes, count] { out.number(Int64(value)) }
+        out.endRow()
+    }
+}

@@ -1,0 +1,22 @@
+/// What is kept of one (page instance, item): its earliest exposure event (what its groups are
+/// read from) and how many exposure events the pair had.
+package struct FirstExposure: Sendable {
+    package var order: OrderKey
+    package var user: String
+    package var localDate: String
+    package var pageId: String?
+    package var modelInfo: String?
+    package var feedPosition: Int?
+    package var events: Int
+
+    package init(order: OrderKey, user: String, localDate: String, pageId: String?, modelInfo: String?, feedPosition: Int?,
+                 events: Int) {
+        self.order = order
+        self.user = user
+        self.localDate = localDate
+        self.pageId = pageId
+        self.modelInfo = modelInfo
+        self.feedPosition = feedPosition
+        self.events = events
+    }
+}
