@@ -40,6 +40,21 @@ final class IngestDurabilityTests: XCTestCase {
         XCTAssertEqual(WALSyncRecorder.syncs, 1, "ten batches, one sync: \(WALSyncRecorder.operations.count) operations")
     }
 
+    func testAFileCutShortIsSyncedBeforeItsErrorIsReported() throws {
+        let store = try EventStore(path: directory.appendingPathComponent("t.sqlite").path)
+        let ingestor = try Ingestor(store: store, batchSize: 100)
+        let gz = InputFixtures.gzip(Array(lines(1_000).joined(separator: "\n").utf8))
+        let input = try InputFixtures.file("cut.ndjson.gz", Array(gz.dropLast(5)))
+        WALSyncRecorder.reset()
+        XCTAssertThrowsError(try ingestor.ingest(file: input, onRejection: { _, _ in })) { error in
+            XCTAssertNotNil(error as? EventFileError, "\(error)")
+        }
+        XCTAssertGreaterThan(try store.database.scalarInt("SELECT count(*) FROM observability_events") ?? 0, 900,
+                             "the records before the damage are stored")
+        XCTAssertTrue(WALSyncRecorder.everythingWrittenIsSynced, "and on disk when the error is reported")
+        XCTAssertEqual(WALSyncRecorder.syncs, 1)
+    }
+
     func testAGroupStoredForTheServerIsOnDiskWhenStoredEvenAfterAFile() throws {
         let store = try EventStore(path: directory.appendingPathComponent("t.sqlite").path)
         let ingestor = try Ingestor(store: store, batchSize: 100)
