@@ -28,9 +28,14 @@ extension Ingestor {
         let reader = try EventFileReader(path: path)
         try database.setSynchronous(.normal)
         let stored = Result { try ingest(reader, onRejection: onRejection, onProgress: onProgress) }
-        try database.setSynchronous(.full)
-        try database.syncWriteAheadLog()
-        return try stored.get()
+        let synced = Result {
+            try database.setSynchronous(.full)
+            try database.syncWriteAheadLog()
+        }
+        // The file's own error first (a truncated gzip, say); a failed sync fails a stored file.
+        let counts = try stored.get()
+        try synced.get()
+        return counts
     }
 
     /// Stores the records of `reader` in batches (see `ingest(file:onRejection:onProgress:)`).
