@@ -8,7 +8,8 @@ public final class EventStore {
     /// Opens the store for writing, creating and migrating it as needed.
     ///
     /// WAL lets readers go on while one writer ingests; `synchronous = FULL` makes every
-    /// committed batch durable; 16 KiB pages suit rows appended in key order.
+    /// commit durable when it returns (`Ingestor.ingest(file:)` relaxes it for a file's
+    /// batches and syncs once at the file's end); 16 KiB pages suit rows appended in key order.
     public init(path: String) throws {
         isImmutable = false
         database = try Database(path: path)

@@ -7,7 +7,7 @@ public final class Ingestor {
     /// Called for every rejected record, in input order (for stderr or a per-event answer).
     public typealias RejectionHandler = (RecordOrigin, EventRejection) -> Void
 
-    private let database: Database
+    let database: Database
     private let events: EventWriter
     private let rollups: RollupWriter
     private let rejectedLines: Statement
