@@ -104,7 +104,7 @@ extension TallySchema {
         for (table, column, family) in eventTables {
             let keys = try db.prepare("SELECT \(column) FROM \(table)")
             while try keys.step() {
-                try EventKey.withCompact(keys.text(0) ?? "", family: family) { insert.bindBlob($0, at: 1) }
+                EventKey.withCompact(keys.text(0) ?? "", family: family) { insert.bindBlob($0, at: 1) }
                 try insert.run()
             }
         }
