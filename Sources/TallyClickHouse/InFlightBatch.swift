@@ -9,10 +9,11 @@ import TallyEvents
 /// the sender creates an empty table `ingest__in_flight_ID` (one name per sender), and drops it
 /// once the batch's keys are stored (after a failed send, only once the events it may have left
 /// without keys have come again). A mark found when the schema is created means a run stopped
-/// mid-batch: `recover(using:cluster:)` merges the event tables, stores the keys of the stored
-/// events that `event_keys` lacks (so a re-run counts those events as duplicates, the first
-/// stored winning) and marks every rollup stale, so that `ClickHouseRollups.create` remakes them,
-/// the feed states among them, from the merged events; then it drops the marks.
+/// mid-batch: `recover(using:cluster:)` stores the keys of the stored events that `event_keys`
+/// lacks (so a re-run counts those events as duplicates, the first stored winning). On one
+/// server it first merges the event tables, and marks every rollup stale, so that
+/// `ClickHouseRollups.create` remakes them, the feed states among them, from the merged events.
+/// Then it drops the marks.
 enum InFlightBatch {
     /// The prefix of every mark's name.
     static let prefix = "ingest__in_flight_"
@@ -33,9 +34,9 @@ enum InFlightBatch {
     }
 
     /// Repairs what a run stopped mid-batch left, if it left a mark; call it once the tables
-    /// exist and before the rollups are created. On a cluster (`cluster` given) it merges this
-    /// server's tables and marks its rollups stale; the keys go through the Distributed tables.
-    /// A server addressed without the cluster whose tables are Distributed gets its keys only.
+    /// exist and before the rollups are created. On a cluster (`cluster` given, or a server
+    /// whose tables are Distributed) it stores the missing keys only, through the Distributed
+    /// tables: the shards' rollups are not remade from here (`docs/clickhouse.md`).
     static func recover(using client: ClickHouseClient, cluster: String?) throws {
         let db = client.database
         let marks = try client.query("""
@@ -43,10 +44,11 @@ enum InFlightBatch {
             WHERE database = \(ClickHouseSQL.literal(db)) AND position(name, \(ClickHouseSQL.literal(prefix))) = 1
             """).rows.compactMap { $0.first?.text }
         guard !marks.isEmpty else { return }
-        for family in EventFamily.allCases {
-            let local = cluster == nil ? family.clickHouseTable : family.clickHouseTable + "_local"
+        var merged: [EventFamily] = []
+        for family in EventFamily.allCases where cluster == nil {
             do {
-                try client.execute("OPTIMIZE TABLE \(db).\(local) FINAL")
+                try client.execute("OPTIMIZE TABLE \(db).\(family.clickHouseTable) FINAL")
+                merged.append(family)
             } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
                 // "Method optimize is not supported by storage Distributed": its shards' tables hold the rows.
             }
@@ -59,13 +61,8 @@ enum InFlightBatch {
                 WHERE \(key) GLOBAL NOT IN (SELECT key FROM \(db).event_keys WHERE family = \(name))
                 """)
         }
-        for family in EventFamily.allCases where ClickHouseRollups.feed(family.clickHouseTable) {
-            if cluster == nil {
-                try ClickHouseRollups.markStale(fedBy: family.clickHouseTable, using: client)
-            } else {
-                let mark = ClickHouseRollups.staleMark(family.clickHouseTable + "_local")
-                try client.execute("CREATE TABLE IF NOT EXISTS \(db).\(mark) (stale UInt8) ENGINE = TinyLog")
-            }
+        for family in merged {
+            try ClickHouseRollups.markStale(fedBy: family.clickHouseTable, using: client)
         }
         for mark in marks {
             try end(mark, using: client)
