@@ -7,7 +7,8 @@ import TallySupport
 /// inserts the other events (the event tables at the same time), then the changes they bring
 /// to the impressions' states and the dislike-rate counters (`ImpressionStates`) and to the
 /// exposure pairs and counts (`ExposurePairs`), then their
-/// keys, then the batch's rejected lines. Since each batch is stored, keys included, before the next one's
+/// keys, then the batch's rejected lines. From before its first insert until its keys are
+/// stored, a batch is marked in flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch is stored, keys included, before the next one's
 /// lookup, a key the ingest met in an earlier batch is found as stored.
 ///
 /// It runs on one thread at a time: the ingestor hands it a batch and waits for it before
@@ -21,6 +22,9 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private var uncertain: [EventFamily: Set<String>] = [:]
     /// Whether a send added to `exposure_members` since the last `compactMembers()`.
     private var membersGrew = false
+    /// This sender's in-flight mark (`InFlightBatch`), and whether it is set.
+    private let mark = InFlightBatch.newMark()
+    private var marked = false
 
     init(client: ClickHouseClient) {
         self.client = client
@@ -61,6 +65,10 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), using: client)
             let pairRows = try ExposurePairs.rows(for: pairShares(batch, skipping: stored), using: client)
             do {
+                if !marked, sent > 0 {
+                    try InFlightBatch.begin(mark, using: client)
+                    marked = true
+                }
                 for table in recovering.sorted() {
                     try ClickHouseRollups.markStale(fedBy: table, using: client)
                 }
@@ -90,6 +98,11 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             if !uncertain.isEmpty {
                 for entry in batch.entries { uncertain[entry.family]?.remove(entry.key) }
                 uncertain = uncertain.filter { !$0.value.isEmpty }
+            }
+            // While events a failed send may have stored lack their keys, the mark stays.
+            if marked, uncertain.isEmpty {
+                try InFlightBatch.end(mark, using: client)
+                marked = false
             }
             accepted += sent
         }

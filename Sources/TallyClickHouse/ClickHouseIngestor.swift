@@ -17,7 +17,9 @@ import TallyStore
 /// (`OPTIMIZE … FINAL`), whose ReplacingMergeTree engine collapses the identical rows, so the
 /// reports, which read without `FINAL`, count them once. A send that fails part way may leave
 /// events stored without their keys: their keys are kept as uncertain, and when those events
-/// come again they are stored again and their tables merged the same way.
+/// come again they are stored again and their tables merged the same way. A run killed
+/// before a batch's keys are stored leaves the batch marked in flight, which the next schema
+/// creation repairs (`InFlightBatch`).
 public final class ClickHouseIngestor {
     /// Counts since this ingestor was created (read between ingests, not during one).
     public var counts: IngestCounts {

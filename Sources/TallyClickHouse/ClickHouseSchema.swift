@@ -67,8 +67,9 @@ public enum ClickHouseSchema {
     }
 
     /// Creates the schema on the server `client` talks to, first converting the tables an
-    /// earlier layout made (`ClickHouseSchemaConversion`), then the rollups the reports read
-    /// (`ClickHouseRollups`), filled from the event tables where they are missing.
+    /// earlier layout made (`ClickHouseSchemaConversion`), then repairs what a run stopped
+    /// mid-batch left (`InFlightBatch`), then the rollups the reports read
+    /// (`ClickHouseRollups`), filled from the event tables where they are missing or stale.
     public static func create(using client: ClickHouseClient, cluster: String? = nil) throws {
         let statements = try statements(database: client.database, cluster: cluster)
         try client.execute(statements[0], useDatabase: false)
@@ -76,6 +77,7 @@ public enum ClickHouseSchema {
         for statement in statements.dropFirst() {
             try client.execute(statement, useDatabase: false)
         }
+        try InFlightBatch.recover(using: client, cluster: cluster)
         try ClickHouseRollups.create(using: client, cluster: cluster)
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import TallyEvents
+
+/// The mark a batch holds while it is being stored, and the repair of a run stopped mid-batch.
+///
+/// A batch's events reach their tables (and the views, and the feed states) before its keys
+/// reach `event_keys`. A run killed in between leaves events whose keys are not stored, which
+/// a later run would store again and the rollups count twice. So before a batch's first insert
+/// the sender creates an empty table `ingest__in_flight_ID` (one name per sender), and drops it
+/// once the batch's keys are stored (after a failed send, only once the events it may have left
+/// without keys have come again). A mark found when the schema is created means a run stopped
+/// mid-batch: `recover(using:cluster:)` stores the keys of the stored events that `event_keys`
+/// lacks (so a re-run counts those events as duplicates, the first stored winning). On one
+/// server it first merges the event tables, and marks every rollup stale, so that
+/// `ClickHouseRollups.create` remakes them, the feed states among them, from the merged events.
+/// Then it drops the marks.
+enum InFlightBatch {
+    /// The prefix of every mark's name.
+    static let prefix = "ingest__in_flight_"
+
+    /// A new mark's name, unique to the sender that holds it.
+    static func newMark() -> String {
+        prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+    }
+
+    /// Marks a batch in flight under `mark`.
+    static func begin(_ mark: String, using client: ClickHouseClient) throws {
+        try client.execute("CREATE TABLE IF NOT EXISTS \(client.database).\(mark) (in_flight UInt8) ENGINE = TinyLog")
+    }
+
+    /// Drops `mark`: its batch is stored, keys included.
+    static func end(_ mark: String, using client: ClickHouseClient) throws {
+        try client.execute("DROP TABLE IF EXISTS \(client.database).\(mark)")
+    }
+
+    /// Repairs what a run stopped mid-batch left, if it left a mark; call it once the tables
+    /// exist and before the rollups are created. On a cluster (`cluster` given, or a server
+    /// whose tables are Distributed) it stores the missing keys only, through the Distributed
+    /// tables: the shards' rollups are not remade from here (`docs/clickhouse.md`).
+    static func recover(using client: ClickHouseClient, cluster: String?) throws {
+        let db = client.database
+        let marks = try client.query("""
+            SELECT name FROM system.tables
+            WHERE database = \(ClickHouseSQL.literal(db)) AND position(name, \(ClickHouseSQL.literal(prefix))) = 1
+            """).rows.compactMap { $0.first?.text }
+        guard !marks.isEmpty else { return }
+        var merged: [EventFamily] = []
+        for family in EventFamily.allCases where cluster == nil {
+            do {
+                try client.execute("OPTIMIZE TABLE \(db).\(family.clickHouseTable) FINAL")
+                merged.append(family)
+            } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+                // "Method optimize is not supported by storage Distributed": its shards' tables hold the rows.
+            }
+        }
+        for family in EventFamily.allCases {
+            let key = family.clickHouseColumns[0], name = ClickHouseSQL.literal(family.rawValue)
+            try client.execute("""
+                INSERT INTO \(db).event_keys (family, key)
+                SELECT DISTINCT \(name), \(key) FROM \(db).\(family.clickHouseTable)
+                WHERE \(key) GLOBAL NOT IN (SELECT key FROM \(db).event_keys WHERE family = \(name))
+                """)
+        }
+        for family in merged {
+            try ClickHouseRollups.markStale(fedBy: family.clickHouseTable, using: client)
+        }
+        for mark in marks {
+            try end(mark, using: client)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TallyClickHouse
+import TallyQuery
+import TallyStore
+import XCTest
+
+/// A run killed mid-batch (its events stored, their keys not) leaves a store that the next run
+/// repairs: re-running the same ingest gives every report and every count a clean ingest gives.
+final class InterruptedBatchTests: XCTestCase {
+    private static let marks = "SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, 'ingest__in_flight_') = 1"
+
+    /// Counts of each event table and of the stored keys.
+    private func counts(_ client: ClickHouseClient) throws -> [[ReportValue]] {
+        try client.query("""
+            SELECT (SELECT count() FROM reading_events), (SELECT count() FROM feedback_events),
+                   (SELECT count() FROM exposure_events), (SELECT count() FROM observability_events),
+                   (SELECT count() FROM event_keys)
+            """).rows
+    }
+
+    /// Ingests the sample files with the keys refused, so the first batch stores its events
+    /// (and, unless `statesLost`, its feed states) but not its keys, and the ingest stops; the
+    /// ingestor is then dropped, as a killed process's memory is. With `statesLost` the state
+    /// tables and their counters are emptied: the store a kill before the states' insert leaves.
+    private func killMidBatch(_ client: ClickHouseClient, statesLost: Bool) throws {
+        try client.execute("RENAME TABLE event_keys TO event_keys_kept")
+        try client.execute("CREATE VIEW event_keys AS SELECT family, key FROM event_keys_kept")
+        XCTAssertThrowsError(try {
+            let ingestor = ClickHouseIngestor(client: client, batchSize: 1000)
+            for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        }())
+        try client.execute("DROP TABLE event_keys")
+        try client.execute("RENAME TABLE event_keys_kept TO event_keys")
+        if statesLost {
+            for table in ["impression_states", "dislike_groups", "dislike_reason_counts", "rollup_counters",
+                          "exposure_pairs", "exposure_groups", "exposure_members"] {
+                try client.execute("TRUNCATE TABLE \(table)")
+            }
+        }
+        XCTAssertEqual(try client.query("SELECT count() > 0 FROM exposure_events").rows, [[.int(1)]], "the batch's events are stored")
+        XCTAssertEqual(try client.query(Self.marks).rows, [[.int(1)]], "the batch is still marked in flight")
+    }
+
+    /// Re-runs the ingest in a new ingestor, as `report ingest` does (schema first), and
+    /// compares the store with a clean ingest's and every report with SQLite's.
+    private func assertRerunConverges(_ client: ClickHouseClient, file: StaticString = #filePath, line: UInt = #line) throws {
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try client.query(Self.marks).rows, [[.int(0)]], "the repair drops the mark", file: file, line: line)
+        let ingestor = ClickHouseIngestor(client: client, batchSize: 1000)
+        for path in TestServer.sampleFiles { _ = try ingestor.ingest(file: path, onRejection: { _, _ in }) }
+        XCTAssertEqual(try client.query(Self.marks).rows, [[.int(0)]], file: file, line: line)
+
+        let clean = try TestServer.freshDatabase()
+        defer { TestServer.drop(clean) }
+        try ClickHouseSchema.create(using: clean)
+        let cleanIngestor = ClickHouseIngestor(client: clean, batchSize: 1000)
+        for path in TestServer.sampleFiles { _ = try cleanIngestor.ingest(file: path, onRejection: { _, _ in }) }
+        XCTAssertEqual(try counts(client), try counts(clean), "events and keys as a clean ingest stores them", file: file, line: line)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-killed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client),
+                                     file: file, line: line)
+    }
+
+    func testARunKilledBetweenABatchsEventsAndItsKeysConvergesOnTheRerun() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        try killMidBatch(client, statesLost: false)
+        try assertRerunConverges(client)
+    }
+
+    func testARunKilledBetweenABatchsEventsAndItsFeedStatesConvergesOnTheRerun() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        try killMidBatch(client, statesLost: true)
+        try assertRerunConverges(client)
+    }
+}
