@@ -27,6 +27,12 @@ enum ExposurePairs {
 
     typealias First = FirstExposure
 
+    /// A group's change as owned by the user of the pair's first exposure.
+    struct Owned: Hashable {
+        var user: String
+        var group: Group
+    }
+
     /// A group of `exposures --by`, as `exposure_groups` keys it.
     struct Group: Hashable {
         var dimension: String
@@ -49,12 +55,15 @@ enum ExposurePairs {
         var out = RowWriter()
         guard !incoming.isEmpty else { return (out, false) }
         let before = try stored(Array(incoming.keys), using: client)
-        var deltas: [Group: (exposures: Int, duplicates: Int)] = [:]
+        // Changes are summed per user of the pair's first exposure and written under that user's
+        // id, so that on a cluster they reach the shard of the pair row they come from.
+        var deltas: [Owned: (exposures: Int, duplicates: Int)] = [:]
         var moved = false
         func contribute(_ sign: Int, _ first: First, item: String) {
             for group in first.groups(item: item) {
-                deltas[group, default: (0, 0)].exposures += sign
-                deltas[group, default: (0, 0)].duplicates += sign * (first.events - 1)
+                let owned = Owned(user: first.user, group: group)
+                deltas[owned, default: (0, 0)].exposures += sign
+                deltas[owned, default: (0, 0)].duplicates += sign * (first.events - 1)
             }
         }
         for (key, batch) in incoming {
@@ -68,21 +77,22 @@ enum ExposurePairs {
             contribute(1, new, item: key.item)
         }
         let none = Key(pageInstance: "", item: "")
-        for (group, change) in deltas where change != (0, 0) {
-            write(none, kind: 1, nil, group, exposures: change.exposures, duplicates: change.duplicates, to: &out)
+        for (owned, change) in deltas where change != (0, 0) {
+            write(none, kind: 1, nil, owned.group, user: owned.user, exposures: change.exposures, duplicates: change.duplicates,
+                  to: &out)
         }
         return (out, moved)
     }
 
     /// A row: a pair (`first`) or a change to `group`'s counts.
-    private static func write(_ key: Key, kind: Int64, _ first: First?, _ group: Group? = nil, exposures: Int = 0,
-                              duplicates: Int = 0, to out: inout RowWriter) {
+    private static func write(_ key: Key, kind: Int64, _ first: First?, _ group: Group? = nil, user: String? = nil,
+                              exposures: Int = 0, duplicates: Int = 0, to out: inout RowWriter) {
         out.text(key.pageInstance)
         out.text(key.item)
         out.number(kind)
         out.number(first?.order.timestampMs ?? 0)
         out.text(first?.order.key ?? "")
-        out.text(first?.user ?? "")
+        out.text(first?.user ?? user ?? "")
         out.text(first?.localDate ?? "1970-01-01")
         out.text(first?.pageId ?? "")
         out.number(Int64(first != nil && first?.pageId == nil ? 1 : 0))

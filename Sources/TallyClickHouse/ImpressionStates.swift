@@ -39,7 +39,10 @@ enum ImpressionStates {
         var out = RowWriter()
         guard !incoming.isEmpty else { return out }
         let before = try stored(Array(incoming.keys), using: client)
-        var deltas = DislikeDeltas()
+        // Changes are summed per user and written under the user's id, so that on a cluster they
+        // reach the shard of the states they come from, and a shard's counters remade from its
+        // own events replace exactly what it held.
+        var deltasByUser: [String: DislikeDeltas] = [:]
         for (key, batch) in incoming {
             let old = before[key] ?? ImpressionState()
             let new = old.merging(batch)
@@ -54,25 +57,27 @@ enum ImpressionStates {
                                reason: reaction.reason, to: &out)
                 changes(to: &out)
             }
-            old.contribute(-1, to: &deltas)
-            new.contribute(1, to: &deltas)
+            old.contribute(-1, to: &deltasByUser[key.user, default: DislikeDeltas()])
+            new.contribute(1, to: &deltasByUser[key.user, default: DislikeDeltas()])
         }
-        let none = Key(user: "", impression: "")
-        for (group, counters) in deltas.groups where !counters.isZero {
-            write(none, kind: 2, group, to: &out)
-            reactionFields(to: &out)
-            changes(exposed: counters.exposed, feedbackOnly: counters.feedbackOnly, likes: counters.likes,
-                    dislikes: counters.dislikes, to: &out)
-        }
-        for (reason, count) in deltas.reasons where count != 0 {
-            write(none, kind: 3, reason.group, to: &out)
-            reactionFields(reason: reason.reason, to: &out)
-            changes(count: count, to: &out)
-        }
-        if deltas.spanning != 0 {
-            write(none, kind: 4, FineGroup(modelInfo: nil, feedPosition: nil), to: &out)
-            reactionFields(to: &out)
-            changes(count: deltas.spanning, to: &out)
+        for (user, deltas) in deltasByUser {
+            let owner = Key(user: user, impression: "")
+            for (group, counters) in deltas.groups where !counters.isZero {
+                write(owner, kind: 2, group, to: &out)
+                reactionFields(to: &out)
+                changes(exposed: counters.exposed, feedbackOnly: counters.feedbackOnly, likes: counters.likes,
+                        dislikes: counters.dislikes, to: &out)
+            }
+            for (reason, count) in deltas.reasons where count != 0 {
+                write(owner, kind: 3, reason.group, to: &out)
+                reactionFields(reason: reason.reason, to: &out)
+                changes(count: count, to: &out)
+            }
+            if deltas.spanning != 0 {
+                write(owner, kind: 4, FineGroup(modelInfo: nil, feedPosition: nil), to: &out)
+                reactionFields(to: &out)
+                changes(count: deltas.spanning, to: &out)
+            }
         }
         return out
     }

@@ -75,6 +75,18 @@ final class ClusterTests: XCTestCase {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let clusterReports = ClickHouseReports(client: nodes[1])
         try BackendParity.assertSame(ClickHouseReports(client: single), clusterReports)
-        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: work), clusterReports)
+        let sqlite = try BackendParity.sqlite(TestServer.sampleFiles, in: work)
+        try BackendParity.assertSame(sqlite, clusterReports)
+
+        // One shard's feed states and counters remade from its own events (what a stale mark
+        // asks for) hold that shard's share only: the answers do not move.
+        for table in ["feedback_events_local", "exposure_events_local"] {
+            try nodes[1].execute("CREATE TABLE \(table)__rollups_stale (stale UInt8) ENGINE = TinyLog")
+        }
+        let remade = try TestServer.report(["clickhouse", "init", "--cluster", Self.cluster, "--backend", "clickhouse",
+                                            "--clickhouse-url", nodes[1].url.absoluteString, "--clickhouse-database", nodes[1].database])
+        XCTAssertEqual(remade.status, 0, remade.stderr)
+        XCTAssertEqual(try nodes[1].query(marks).rows, [[.int(0)]], "the remake drops its marks")
+        try BackendParity.assertSame(sqlite, ClickHouseReports(client: nodes[0]))
     }
 }
