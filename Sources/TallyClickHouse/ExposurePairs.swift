@@ -133,13 +133,6 @@ enum ExposurePairs {
 }
 
 extension FirstExposure {
-    /// The earlier of the two events, with both counts added.
-    func merging(_ other: FirstExposure) -> FirstExposure {
-        var earlier = other.order < order ? other : self
-        earlier.events = events + other.events
-        return earlier
-    }
-
     /// The pair's group in each dimension: `exposures --by` name, value and whether it is missing.
     func groups(item: String) -> [ExposurePairs.Group] {
         [ExposurePairs.Group(dimension: "day", value: localDate, missing: false),

@@ -67,9 +67,7 @@ final class ExposureRollupWriter {
                 continue
             }
             guard let before = try stored(key) else { continue }
-            var after = PairState(first: incoming, item: key.item)
-            after.first = before.first.order < incoming.order ? before.first : incoming
-            after.first.events = before.first.events + incoming.events
+            let after = PairState(first: before.first.merging(incoming), item: key.item)
             try save(key, after.first, with: saveFirst)
             var leaving: Set<ExposureDeltas.Member> = []
             before.contribute(-1, to: &deltas) { leaving.insert($0) }

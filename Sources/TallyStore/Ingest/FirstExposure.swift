@@ -19,4 +19,12 @@ package struct FirstExposure: Sendable {
         self.feedPosition = feedPosition
         self.events = events
     }
+
+    /// The earlier of the two first exposures (this one on a tie), with both event counts
+    /// added: a stored pair and a batch's share of it, merged.
+    package func merging(_ other: FirstExposure) -> FirstExposure {
+        var earlier = other.order < order ? other : self
+        earlier.events = events + other.events
+        return earlier
+    }
 }
