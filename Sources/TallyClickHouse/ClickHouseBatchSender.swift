@@ -63,7 +63,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 }
             }
             let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), using: client)
-            let pairRows = try ExposurePairs.rows(for: pairShares(batch, skipping: stored), using: client)
+            let pairs = pairShares(batch, skipping: stored)
+            let pairRows = try ExposurePairs.rows(for: pairs.shares, shared: pairs.shared, using: client)
             do {
                 if !marked, sent > 0 {
                     try InFlightBatch.begin(mark, using: client)
@@ -185,15 +186,24 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         return shares
     }
 
-    /// What the batch's new exposure events bring to each (page instance, item), merged per pair.
-    private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>]) -> [ExposurePairs.Key: ExposurePairs.First] {
+    /// What the batch's new exposure events bring to each (page instance, item), merged per pair,
+    /// and the pairs among them whose events came from more than one user (each event is compared
+    /// with the pair's first so far, so any second user is found).
+    private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>])
+        -> (shares: [ExposurePairs.Key: ExposurePairs.First], shared: Set<ExposurePairs.Key>) {
         var shares: [ExposurePairs.Key: ExposurePairs.First] = [:]
+        var shared: Set<ExposurePairs.Key> = []
         for fact in batch.pairs {
             let entry = batch.entries[fact.entry]
             if stored[entry.family]?.contains(entry.key) == true { continue }
-            shares[fact.key] = shares[fact.key].map { $0.merging(fact.share) } ?? fact.share
+            if let share = shares[fact.key] {
+                if share.user != fact.share.user { shared.insert(fact.key) }
+                shares[fact.key] = share.merging(fact.share)
+            } else {
+                shares[fact.key] = fact.share
+            }
         }
-        return shares
+        return (shares, shared)
     }
 
     /// Inserts the rows of `ImpressionStates` or `ExposurePairs` into `table`. An insert sent

@@ -4,9 +4,9 @@ extension ClickHouseReports {
     /// Dislike rate with its Wilson 95 % interval per group; `topReasons` adds the K most
     /// frequent reasons of final dislikes per group.
     ///
-    /// The per-group counters kept at ingest answer it (`ImpressionStates`), summed into coarser
-    /// groups while no impression appears in more than one group; otherwise, and for one `user`,
-    /// the events do: the same choice as the SQLite backend's.
+    /// The per-group counters kept at ingest answer it (`ImpressionStates`), those of `user`
+    /// alone for one user, summed into coarser groups while no impression appears in more than
+    /// one group; otherwise the events do, exactly where the global report reads them.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport {
         var parameters: [String: QueryValue] = [
             "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
@@ -14,9 +14,8 @@ extension ClickHouseReports {
             "bucket_highs": .text("[" + grouping.buckets.map { String($0.high ?? -1) }.joined(separator: ",") + "]"),
         ]
         let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
-        let fromCounters = try user == nil
-            && (fine || run("rollup_counter", ["name": .text(ClickHouseRollups.spanningCounter)]).rows.first?.first?.int64 ?? 0 == 0)
-        if !fromCounters { parameters["user"] = QueryValue(user) }
+        let fromCounters = try fine || counter(ClickHouseRollups.spanningCounter) == 0
+        parameters["user"] = QueryValue(user)
         let suffix = fromCounters ? "" : "_scan"
         // With buckets the query answers each bucket's 1-based number; the report shows its label.
         func position(_ value: ReportValue) -> ReportValue {
@@ -46,14 +45,21 @@ extension ClickHouseReports {
     }
 
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the counts
-    /// kept at ingest (`ExposurePairs`), or from the events for one `user`, as on SQLite.
+    /// kept at ingest (`ExposurePairs`), for one `user` those kept per user, or from the user's
+    /// events when some pair has events of several users (the per-user counts give each pair to
+    /// the user of its first exposure; the events answer, as on SQLite, with the user's own).
     public func exposures(by grouping: ExposureGrouping, user: String?) throws -> GroupedReport {
-        let query = try user == nil ? run("exposures", ["by": .text(grouping.rawValue)])
-            : run("exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)])
+        let fromCounters = try user == nil || counter(ClickHouseRollups.sharedPairsCounter) == 0
+        let query = try run(fromCounters ? "exposures" : "exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)])
         let rows = try query.rows.map { row -> [ReportValue] in
             let group = grouping == .position ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
             return [group, .int(row[1].int64), .int(row[2].int64), .int(row[3].int64), .int(row[4].int64)]
         }
         return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
+    }
+
+    /// A counter kept at ingest (`rollup_counter.sql`).
+    private func counter(_ name: String) throws -> Int64 {
+        try run("rollup_counter", ["name": .text(name)]).rows.first?.first?.int64 ?? 0
     }
 }

@@ -149,44 +149,17 @@ enum ClickHouseRollups {
                                              toUInt8(isNull(reason))), tuple(ts_ms, id)) AS final
                          FROM %DB%.feedback_events%LOCAL% GROUP BY user_id, impression_id)
                    """], shard: "cityHash64(user_id)", staleWith: ["feedback_events", "exposure_events"]),
-        // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes.
-        Rollup(name: "dislike_groups", source: ImpressionStates.table, engine: "SummingMergeTree",
-               columns: "\(fineGroupColumns), exposed_count Int64, feedback_only_count Int64, like_count Int64, dislike_count Int64",
-               partition: nil, order: fineGroup,
-               select: """
-                   SELECT \(fineGroup), sum(exposed_delta) AS exposed_count, sum(feedback_only_delta) AS feedback_only_count,
-                          sum(likes_delta) AS like_count, sum(dislikes_delta) AS dislike_count
-                   FROM %SOURCE% WHERE kind = 2 GROUP BY \(fineGroup)
-                   """,
-               fills: ["""
-                   SELECT \(fineGroup), toInt64(sum(exposed)), toInt64(countIf(exposed = 0)), toInt64(countIf(reaction = 'like')),
-                          toInt64(countIf(reaction = 'dislike'))
-                   FROM (\(impressionGroups)) GROUP BY \(fineGroup)
-                   """]),
-        // Reasons of final dislikes per group (SQLite: dislike_reasons).
-        Rollup(name: "dislike_reason_counts", source: ImpressionStates.table, engine: "SummingMergeTree",
-               columns: "\(fineGroupColumns), reason String, reason_count Int64",
-               partition: nil, order: fineGroup + ", reason",
-               select: """
-                   SELECT \(fineGroup), reason, sum(count_delta) AS reason_count
-                   FROM %SOURCE% WHERE kind = 3 GROUP BY \(fineGroup), reason
-                   """,
-               fills: ["""
-                   SELECT tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0), tupleElement(final, 4), toInt64(count())
-                   FROM (\(finalReactions))
-                   WHERE tupleElement(final, 3) = 'dislike' AND tupleElement(final, 5) = 0
-                   GROUP BY tupleElement(final, 1), tupleElement(final, 2), tupleElement(final, 4)
-                   """]),
+        // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes,
+        // and the same per user (`dislike-rate --user`).
+        dislikeGroups("dislike_groups", perUser: false),
+        dislikeGroups("dislike_user_groups", perUser: true),
+        // Reasons of final dislikes per group (SQLite: dislike_reasons), and per user.
+        dislikeReasons("dislike_reason_counts", perUser: false),
+        dislikeReasons("dislike_user_reason_counts", perUser: true),
         // Impressions in more than one group (SQLite: rollup_counters).
-        Rollup(name: "rollup_counters", source: ImpressionStates.table, engine: "SummingMergeTree",
-               columns: "name String, value Int64", partition: nil, order: "name",
-               select: """
-                   SELECT '\(spanningCounter)' AS name, sum(count_delta) AS value FROM %SOURCE% WHERE kind = 4 GROUP BY kind
-                   """,
-               fills: ["""
-                   SELECT '\(spanningCounter)', toInt64(count())
-                   FROM (SELECT user_id, impression_id FROM (\(impressionGroups)) GROUP BY user_id, impression_id HAVING count() > 1)
-                   """]),
+        counters("rollup_counters", spanningCounter, source: ImpressionStates.table, kind: 4, delta: "count_delta", fill: """
+            SELECT user_id, impression_id FROM (\(impressionGroups)) GROUP BY user_id, impression_id HAVING count() > 1
+            """),
         // Each (page instance, item)'s earliest exposure and event count, plus the signed
         // changes to the counts below (`ExposurePairs`); written by the ingest, not by a view.
         Rollup(name: ExposurePairs.table, source: ExposurePairs.table, engine: "MergeTree",
@@ -207,20 +180,10 @@ enum ClickHouseRollups {
                                              toUInt8(isNull(feed_position))), tuple(ts_ms, event_id)) AS first
                          FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id)
                    """], shard: "cityHash64(user_id)", staleWith: ["exposure_events"]),
-        // Exposures and duplicates per group of each dimension (SQLite: exposure_groups).
-        Rollup(name: "exposure_groups", source: ExposurePairs.table, engine: "SummingMergeTree",
-               columns: "dimension String, group_value String, group_null UInt8, exposure_count Int64, duplicate_count Int64",
-               partition: nil, order: "dimension, group_value, group_null",
-               select: """
-                   SELECT delta_dimension AS dimension, delta_value AS group_value, delta_null AS group_null,
-                          sum(exposures_delta) AS exposure_count, sum(duplicates_delta) AS duplicate_count
-                   FROM %SOURCE% WHERE kind = 1 GROUP BY delta_dimension, delta_value, delta_null
-                   """,
-               fills: ["""
-                   SELECT tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))
-                   FROM (SELECT events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
-                   GROUP BY tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
-                   """]),
+        // Exposures and duplicates per group of each dimension (SQLite: exposure_groups), and
+        // per user of the pairs' first exposures (`exposures --user`).
+        exposureGroups("exposure_groups", perUser: false),
+        exposureGroups("exposure_user_groups", perUser: true),
         // The items and users of each group (SQLite: exposure_group_members), as exact sets.
         Rollup(name: "exposure_members", source: ExposurePairs.table, engine: "AggregatingMergeTree",
                columns: """
@@ -241,16 +204,110 @@ enum ClickHouseRollups {
                          FROM (\(currentPairs)))
                    GROUP BY tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
                    """]),
+        // The items of each user's groups but `item` (one item each), as exact sets: a user's own
+        // groups have one user.
+        Rollup(name: "exposure_user_members", source: ExposurePairs.table, engine: "AggregatingMergeTree",
+               columns: "user_id String, dimension String, group_value String, group_null UInt8, items AggregateFunction(uniqExact, String)",
+               partition: nil, order: "user_id, dimension, group_value, group_null",
+               select: """
+                   SELECT user_id, tupleElement(g, 1) AS dimension, tupleElement(g, 2) AS group_value, tupleElement(g, 3) AS group_null,
+                          uniqExactState(item_id) AS items
+                   FROM %SOURCE% ARRAY JOIN \(userPairGroups(day: "toString(local_date)", position: "toString(feed_position)")) AS g
+                   WHERE kind = 0
+                   GROUP BY user_id, dimension, group_value, group_null
+                   """,
+               fills: ["""
+                   SELECT user_id, tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), uniqExactState(item_id)
+                   FROM (SELECT item_id, user_id, arrayJoin(\(userPairGroups(day: "day", position: "position"))) AS g
+                         FROM (\(currentPairs)))
+                   GROUP BY user_id, tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
+                   """]),
+        // Pairs whose events came from more than one user (`ExposurePairs`): while there is none,
+        // a user's counts above are what that user's events alone give.
+        counters("exposure_counters", sharedPairsCounter, source: ExposurePairs.table, kind: 2, delta: "exposures_delta", fill: """
+            SELECT page_instance_id, item_id FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id HAVING uniqExact(user_id) > 1
+            """),
     ]
+
+    /// A table of named counters holding counter `counter`, summed from `source`'s change rows of
+    /// `kind` (column `delta`), and filled with the number of rows of `fill`.
+    private static func counters(_ name: String, _ counter: String, source: String, kind: Int, delta: String, fill: String) -> Rollup {
+        Rollup(name: name, source: source, engine: "SummingMergeTree", columns: "name String, value Int64", partition: nil, order: "name",
+               select: "SELECT '\(counter)' AS name, sum(\(delta)) AS value FROM %SOURCE% WHERE kind = \(kind) GROUP BY kind",
+               fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"])
+    }
+
+    /// The dislike-rate counters per group, and per user first with `perUser`.
+    private static func dislikeGroups(_ name: String, perUser: Bool) -> Rollup {
+        let user = perUser ? "user_id, " : ""
+        return Rollup(name: name, source: ImpressionStates.table, engine: "SummingMergeTree",
+                      columns: (perUser ? "user_id String, " : "")
+                          + "\(fineGroupColumns), exposed_count Int64, feedback_only_count Int64, like_count Int64, dislike_count Int64",
+                      partition: nil, order: user + fineGroup,
+                      select: """
+                          SELECT \(user)\(fineGroup), sum(exposed_delta) AS exposed_count, sum(feedback_only_delta) AS feedback_only_count,
+                                 sum(likes_delta) AS like_count, sum(dislikes_delta) AS dislike_count
+                          FROM %SOURCE% WHERE kind = 2 GROUP BY \(user)\(fineGroup)
+                          """,
+                      fills: ["""
+                          SELECT \(user)\(fineGroup), toInt64(sum(exposed)), toInt64(countIf(exposed = 0)), toInt64(countIf(reaction = 'like')),
+                                 toInt64(countIf(reaction = 'dislike'))
+                          FROM (\(impressionGroups)) GROUP BY \(user)\(fineGroup)
+                          """])
+    }
+
+    /// The reasons of final dislikes per group, and per user first with `perUser`.
+    private static func dislikeReasons(_ name: String, perUser: Bool) -> Rollup {
+        let user = perUser ? "user_id, " : ""
+        return Rollup(name: name, source: ImpressionStates.table, engine: "SummingMergeTree",
+                      columns: (perUser ? "user_id String, " : "") + "\(fineGroupColumns), reason String, reason_count Int64",
+                      partition: nil, order: user + fineGroup + ", reason",
+                      select: """
+                          SELECT \(user)\(fineGroup), reason, sum(count_delta) AS reason_count
+                          FROM %SOURCE% WHERE kind = 3 GROUP BY \(user)\(fineGroup), reason
+                          """,
+                      fills: ["""
+                          SELECT \(user)tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0), tupleElement(final, 4),
+                                 toInt64(count())
+                          FROM (\(finalReactions))
+                          WHERE tupleElement(final, 3) = 'dislike' AND tupleElement(final, 5) = 0
+                          GROUP BY \(user)tupleElement(final, 1), tupleElement(final, 2), tupleElement(final, 4)
+                          """])
+    }
+
+    /// Exposures and duplicates per group of each dimension, and per user first with `perUser`.
+    private static func exposureGroups(_ name: String, perUser: Bool) -> Rollup {
+        let user = perUser ? "user_id, " : ""
+        return Rollup(name: name, source: ExposurePairs.table, engine: "SummingMergeTree",
+                      columns: (perUser ? "user_id String, " : "")
+                          + "dimension String, group_value String, group_null UInt8, exposure_count Int64, duplicate_count Int64",
+                      partition: nil, order: user + "dimension, group_value, group_null",
+                      select: """
+                          SELECT \(user)delta_dimension AS dimension, delta_value AS group_value, delta_null AS group_null,
+                                 sum(exposures_delta) AS exposure_count, sum(duplicates_delta) AS duplicate_count
+                          FROM %SOURCE% WHERE kind = 1 GROUP BY \(user)delta_dimension, delta_value, delta_null
+                          """,
+                      fills: ["""
+                          SELECT \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))
+                          FROM (SELECT user_id, events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
+                          GROUP BY \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
+                          """])
+    }
 
     /// A pair's group in each dimension of `exposures --by`: (dimension, value, missing), given
     /// the expressions of its date and position as text.
     private static func pairGroups(day: String, position: String) -> String {
+        "[tuple('item', item_id, toUInt8(0)), " + userPairGroups(day: day, position: position).dropFirst()
+    }
+
+    /// `pairGroups` without `item`, whose groups each hold one item.
+    private static func userPairGroups(day: String, position: String) -> String {
         """
-        [tuple('day', \(day), toUInt8(0)), tuple('page', page_id, page_null), tuple('item', item_id, toUInt8(0)),
+        [tuple('day', \(day), toUInt8(0)), tuple('page', page_id, page_null),
          tuple('model', model_info, model_null), tuple('position', \(position), position_null)]
         """
     }
+
     /// Each pair's current row (the one with the most events) in `exposure_pairs`.
     private static let currentPairs = """
         SELECT item_id, tupleElement(s, 1) AS user_id, tupleElement(s, 2) AS day, tupleElement(s, 3) AS page_id,
@@ -264,6 +321,10 @@ enum ClickHouseRollups {
 
     /// The counter of impressions seen in more than one group, in `rollup_counters`.
     static let spanningCounter = "impressions_in_several_groups"
+
+    /// The counter of (page instance, item) pairs whose events came from more than one user, in
+    /// `exposure_counters`.
+    static let sharedPairsCounter = "pairs_of_several_users"
 
     /// `CREATE TABLE IF NOT EXISTS` of `rollup` under the qualified `name`.
     static func createTable(_ rollup: Rollup, _ name: String) -> String {

@@ -15,9 +15,15 @@ import TallyStore
 /// the rollups of `exposure_pairs` stale before its insert and remakes them from the pairs after
 /// it, as for a resent insert.
 ///
+/// The changes are written per user of the pair's first exposure, and views sum them per user as
+/// well (`exposures --user`). Those per-user counts are what the user's own events give while
+/// every pair's events come from one user: a batch that finds a pair with events of another user
+/// than its first's writes a count row (kind 2) into `exposure_counters`, and `exposures --user`
+/// then reads the events (`ClickHouseReports`).
+///
 /// Rows by `kind`: 0 a pair (the row with the most events is the current one; older ones stay
-/// until a remake), 1 a change to a group's counts. A missing page, model or position is the
-/// empty text with its `*_null` flag set.
+/// until a remake), 1 a change to a group's counts, 2 pairs found with events of several users.
+/// A missing page, model or position is the empty text with its `*_null` flag set.
 enum ExposurePairs {
     /// A (page instance, item) of the batch.
     struct Key: Hashable, Sendable {
@@ -50,8 +56,9 @@ enum ExposurePairs {
     ]
 
     /// The rows to insert into `exposure_pairs` for the batch's share `incoming` of each pair it
-    /// touches, given what is stored (one query), and whether a pair moved to other groups.
-    static func rows(for incoming: [Key: First], using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
+    /// touches, given what is stored (one query), and whether a pair moved to other groups or
+    /// another user. `shared` are the pairs whose batch events came from more than one user.
+    static func rows(for incoming: [Key: First], shared: Set<Key>, using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
         var out = RowWriter()
         guard !incoming.isEmpty else { return (out, false) }
         let before = try stored(Array(incoming.keys), using: client)
@@ -59,6 +66,7 @@ enum ExposurePairs {
         // id, so that on a cluster they reach the shard of the pair row they come from.
         var deltas: [Owned: (exposures: Int, duplicates: Int)] = [:]
         var moved = false
+        var sharedByUser: [String: Int] = [:]
         func contribute(_ sign: Int, _ first: First, item: String) {
             for group in first.groups(item: item) {
                 let owned = Owned(user: first.user, group: group)
@@ -72,14 +80,18 @@ enum ExposurePairs {
             write(key, kind: 0, new, to: &out)
             if let old {
                 contribute(-1, old, item: key.item)
-                moved = moved || old.groups(item: key.item) != new.groups(item: key.item)
+                moved = moved || old.groups(item: key.item) != new.groups(item: key.item) || old.user != new.user
             }
+            if shared.contains(key) || old.map({ $0.user != batch.user }) == true { sharedByUser[new.user, default: 0] += 1 }
             contribute(1, new, item: key.item)
         }
         let none = Key(pageInstance: "", item: "")
         for (owned, change) in deltas where change != (0, 0) {
             write(none, kind: 1, nil, owned.group, user: owned.user, exposures: change.exposures, duplicates: change.duplicates,
                   to: &out)
+        }
+        for (user, count) in sharedByUser {
+            write(none, kind: 2, nil, user: user, exposures: count, to: &out)
         }
         return (out, moved)
     }

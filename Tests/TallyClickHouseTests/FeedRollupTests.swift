@@ -14,9 +14,9 @@ final class FeedRollupTests: XCTestCase {
     }
 
     static func feedback(_ id: String, impression: String, kind: String, reason: String? = nil, model: String, position: Int,
-                         second: Int) -> String {
+                         second: Int, user: String = "u") -> String {
         let reasonMember = reason.map { #""reason":"\#($0)","# } ?? ""
-        return #"{"id":"\#(id)","timestamp":"2026-11-20T10:00:0\#(second).000Z","feedbackType":"\#(kind)",\#(reasonMember)"context":{"feedPosition":\#(position),"impressionId":"\#(impression)","modelInfo":"\#(model)"},"userId":"u"}"#
+        return #"{"id":"\#(id)","timestamp":"2026-11-20T10:00:0\#(second).000Z","feedbackType":"\#(kind)",\#(reasonMember)"context":{"feedPosition":\#(position),"impressionId":"\#(impression)","modelInfo":"\#(model)"},"userId":"\#(user)"}"#
     }
 
     /// Two batches: the second brings a newer reaction to imp-1 (in another group) and an older
@@ -40,6 +40,48 @@ final class FeedRollupTests: XCTestCase {
             HAVING sum(exposed_count) + sum(feedback_only_count) + sum(like_count) + sum(dislike_count) != 0
             ORDER BY model_info, feed_position
             """).rows
+    }
+
+    /// The per-user counters (`dislike-rate --user`, `exposures --user`), without the rows that
+    /// sum to nothing.
+    private func userCounters(_ client: ClickHouseClient) throws -> [[ReportValue]] {
+        try client.query("""
+            SELECT * FROM (
+                SELECT user_id, model_info AS g, toString(feed_position) AS v, sum(exposed_count) AS a, sum(feedback_only_count) AS b,
+                       sum(like_count) AS c, sum(dislike_count) AS d
+                FROM dislike_user_groups GROUP BY user_id, model_info, feed_position
+                HAVING sum(exposed_count) != 0 OR sum(feedback_only_count) != 0 OR sum(like_count) != 0 OR sum(dislike_count) != 0
+                UNION ALL
+                SELECT user_id, reason, toString(feed_position), sum(reason_count), toInt64(0), toInt64(0), toInt64(0)
+                FROM dislike_user_reason_counts GROUP BY user_id, reason, feed_position HAVING sum(reason_count) != 0
+                UNION ALL
+                SELECT user_id, dimension, group_value, sum(exposure_count), sum(duplicate_count), toInt64(0), toInt64(0)
+                FROM exposure_user_groups GROUP BY user_id, dimension, group_value
+                HAVING sum(exposure_count) != 0 OR sum(duplicate_count) != 0
+                UNION ALL
+                SELECT user_id, dimension, group_value, toInt64(uniqExactMerge(items)), toInt64(0), toInt64(0), toInt64(0)
+                FROM exposure_user_members GROUP BY user_id, dimension, group_value
+            )
+            ORDER BY user_id, g, v, a, b, c, d
+            """).rows
+    }
+
+    /// Creates the schema in `client`'s database and ingests `batches`, one store each.
+    private func store(_ batches: [[String]], in client: ClickHouseClient) throws {
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client)
+        for batch in batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
+    }
+
+    /// Compares `exposures` in every grouping for everyone and each of `users`.
+    private func assertSameExposures(_ expected: SQLiteReports, _ actual: ClickHouseReports, users: [String], _ note: String = "",
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        for grouping in ExposureGrouping.allCases {
+            for user in [nil] + users.map(Optional.some) {
+                XCTAssertEqual(try actual.exposures(by: grouping, user: user), try expected.exposures(by: grouping, user: user),
+                               "\(note)\(grouping) \(user ?? "all")", file: file, line: line)
+            }
+        }
     }
 
     private func sqlite(_ batches: [[String]], in folder: URL) throws -> SQLiteReports {
@@ -87,15 +129,18 @@ final class FeedRollupTests: XCTestCase {
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
         for batch in Self.batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
-        let kept = try counters(client)
+        let kept = try counters(client), keptPerUser = try userCounters(client)
+        XCTAssertFalse(keptPerUser.isEmpty)
         // A database made before the counters existed.
-        for name in ["dislike_groups", "dislike_reason_counts", "rollup_counters"] {
+        for name in ["dislike_groups", "dislike_reason_counts", "rollup_counters", "dislike_user_groups", "dislike_user_reason_counts",
+                     "exposure_user_groups", "exposure_user_members", "exposure_counters"] {
             try client.execute("DROP TABLE \(name)_mv")
             try client.execute("DROP TABLE \(name)")
         }
         try client.execute("DROP TABLE impression_states")
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try counters(client), kept)
+        XCTAssertEqual(try userCounters(client), keptPerUser)
         XCTAssertEqual(try client.query("SELECT sum(value) FROM rollup_counters").rows, [[.int(1)]])
 
         // The views feed the remade counters: imp-3 is new.
@@ -122,9 +167,7 @@ final class FeedRollupTests: XCTestCase {
         ]
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
-        try ClickHouseSchema.create(using: client)
-        let ingestor = ClickHouseIngestor(client: client)
-        for batch in batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
+        try store(batches, in: client)
 
         XCTAssertEqual(try client.query("""
             SELECT group_value, sum(exposure_count), sum(duplicate_count) FROM exposure_groups WHERE dimension = 'model'
@@ -134,6 +177,10 @@ final class FeedRollupTests: XCTestCase {
             SELECT group_value, uniqExactMerge(items), uniqExactMerge(users) FROM exposure_members WHERE dimension = 'model'
             GROUP BY group_value ORDER BY group_value
             """).rows, [[.text("m-a"), .int(1), .int(1)], [.text("m-b"), .int(1), .int(1)]], "item-a and u left m-a")
+        XCTAssertEqual(try client.query("""
+            SELECT user_id, group_value, uniqExactMerge(items) FROM exposure_user_members WHERE dimension = 'model'
+            GROUP BY user_id, group_value ORDER BY user_id, group_value
+            """).rows, [[.text("u"), .text("m-b"), .int(1)], [.text("v"), .text("m-a"), .int(1)]], "u's item-a left m-a")
         XCTAssertEqual(try client.query("SELECT count() FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0").rows,
                        [[.int(0)]], "the stale mark is gone once the counts are remade")
 
@@ -141,12 +188,7 @@ final class FeedRollupTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
-        for grouping in ExposureGrouping.allCases {
-            for user in [nil, "u", "v"] {
-                XCTAssertEqual(try actual.exposures(by: grouping, user: user), try expected.exposures(by: grouping, user: user),
-                               "\(grouping) \(user ?? "all")")
-            }
-        }
+        try assertSameExposures(expected, actual, users: ["u", "v"])
     }
 
     func testAnIngestLeavesTheMemberSetsInOnePart() throws {
@@ -179,9 +221,7 @@ final class FeedRollupTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let expected = try sqlite([lines], in: folder), actual = ClickHouseReports(client: client)
-        for grouping in ExposureGrouping.allCases {
-            XCTAssertEqual(try actual.exposures(by: grouping, user: nil), try expected.exposures(by: grouping, user: nil), "\(grouping)")
-        }
+        try assertSameExposures(expected, actual, users: ["u"])
         try assertSameDislikeRates(expected, actual)
         let marks = "SELECT count() FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0"
         XCTAssertEqual(try client.query(marks).rows, [[.int(0)]])
@@ -208,14 +248,92 @@ final class FeedRollupTests: XCTestCase {
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
         _ = try ingestor.store(group: [try ChunkStoringTests.chunk(Self.batches[0])])
-        let once = try counters(client)
+        let once = try counters(client), oncePerUser = try userCounters(client)
         // A resend stored the batch's state rows and changes a second time; the run stopped after the mark.
         try client.execute("CREATE TABLE impression_states__rollups_stale (stale UInt8) ENGINE = TinyLog")
         try client.execute("INSERT INTO impression_states SELECT * FROM impression_states")
         XCTAssertNotEqual(try counters(client), once)
+        XCTAssertNotEqual(try userCounters(client), oncePerUser)
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try counters(client), once)
+        XCTAssertEqual(try userCounters(client), oncePerUser)
         XCTAssertEqual(try client.query("SELECT count() FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0").rows,
                        [[.int(0)]])
+    }
+
+    func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {
+        // u's imp-1 moves to a newer reaction's group; v's impressions share u's ids and groups.
+        let batches = Self.batches.map { batch in
+            batch + batch.map { $0.replacingOccurrences(of: #""userId":"u""#, with: #""userId":"v""#)
+                .replacingOccurrences(of: #"Id":"e"#, with: #"Id":"ve"#).replacingOccurrences(of: #""id":"f"#, with: #""id":"vf"#)
+                .replacingOccurrences(of: #""pageInstanceId":"p-"#, with: #""pageInstanceId":"vp-"#) }
+        } + [[Self.feedback("vf9", impression: "imp-9", kind: "dislike", reason: "Loud", model: "m-c", position: 7, second: 4, user: "v")]]
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try store(batches, in: client)
+
+        XCTAssertEqual(try client.query("""
+            SELECT user_id, model_info, feed_position, sum(exposed_count), sum(feedback_only_count), sum(like_count), sum(dislike_count)
+            FROM dislike_user_groups GROUP BY user_id, model_info, feed_position
+            HAVING sum(exposed_count) + sum(feedback_only_count) + sum(like_count) + sum(dislike_count) != 0
+            ORDER BY user_id, model_info, feed_position
+            """).rows, [
+            [.text("u"), .text("m-a"), .int(1), .int(1), .int(0), .int(0), .int(0)],
+            [.text("u"), .text("m-a"), .int(2), .int(1), .int(0), .int(1), .int(0)],
+            [.text("u"), .text("m-b"), .int(3), .int(0), .int(1), .int(1), .int(0)],
+            [.text("v"), .text("m-a"), .int(1), .int(1), .int(0), .int(0), .int(0)],
+            [.text("v"), .text("m-a"), .int(2), .int(1), .int(0), .int(1), .int(0)],
+            [.text("v"), .text("m-b"), .int(3), .int(0), .int(1), .int(1), .int(0)],
+            [.text("v"), .text("m-c"), .int(7), .int(0), .int(1), .int(0), .int(1)],
+        ], "each user's impressions count under that user only")
+        XCTAssertEqual(try client.query("SELECT user_id, reason, sum(reason_count) FROM dislike_user_reason_counts GROUP BY user_id, reason HAVING sum(reason_count) != 0").rows,
+                       [[.text("v"), .text("Loud"), .int(1)]])
+        XCTAssertEqual(try client.query("""
+            SELECT user_id, sum(exposure_count) FROM exposure_user_groups WHERE dimension = 'day' GROUP BY user_id ORDER BY user_id
+            """).rows, [[.text("u"), .int(2)], [.text("v"), .int(2)]])
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
+        for grouping in Self.groupings + [DislikeGrouping(buckets: try DislikeGrouping.buckets("0-2,3-"))] {
+            for user in [nil, "u", "v", "w"] {
+                XCTAssertEqual(try actual.dislikeRate(grouping, topReasons: 2, user: user),
+                               try expected.dislikeRate(grouping, topReasons: 2, user: user), "\(grouping) \(user ?? "all")")
+            }
+        }
+        try assertSameExposures(expected, actual, users: ["u", "v", "w"])
+    }
+
+    func testAPairWithEventsOfSeveralUsersSendsTheirReportsToTheirOwnEvents() throws {
+        // pi-1 gets a second user in one batch, pi-2 in the next; each user alone sees their own events.
+        let batches = [
+            [Self.exposure("x1", impression: "imp-1", model: "m-a", position: 1, page: "pi-1", item: "item-a"),
+             Self.exposure("x2", impression: "imp-1", model: "m-b", position: 2, ms: 1_795_100_005_000, page: "pi-1", item: "item-a",
+                           user: "v"),
+             Self.exposure("x3", impression: "imp-2", model: "m-a", position: 3, page: "pi-2", item: "item-b")],
+            [Self.exposure("x4", impression: "imp-2", model: "m-c", position: 4, ms: 1_795_100_009_000, page: "pi-2", item: "item-b",
+                           user: "v")],
+        ]
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client)
+        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batches[0])])
+        let shared = "SELECT sum(value) FROM exposure_counters WHERE name = 'pairs_of_several_users'"
+        XCTAssertEqual(try client.query(shared).rows, [[.int(1)]], "pi-1, within the batch")
+        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batches[1])])
+        XCTAssertEqual(try client.query(shared).rows, [[.int(2)]], "pi-2, against the stored pair")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
+        try assertSameExposures(expected, actual, users: ["u", "v"], "counted at ingest: ")
+        // Made again from the events: the same count.
+        try client.execute("CREATE TABLE exposure_events__rollups_stale (stale UInt8) ENGINE = TinyLog")
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try client.query(shared).rows, [[.int(2)]])
+        try assertSameExposures(expected, actual, users: ["u", "v"], "remade: ")
     }
 }
