@@ -65,7 +65,9 @@ REPORTS = [
     ['retention'],
 ]
 PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365'], ['continue'], ['progress', 'm-00'],
-            ['dislike-rate'], ['exposures', '--by', 'day'], ['retention']]
+            ['dislike-rate'], ['dislike-rate', '--by', 'model', '--top-reasons', '3'], ['exposures', '--by', 'day'],
+            ['exposures', '--by', 'page'], ['exposures', '--by', 'item'], ['exposures', '--by', 'model'],
+            ['exposures', '--by', 'position'], ['retention']]
 EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events', 'event_keys']
 # Tables the ingest writes besides the events (the feed counters' states and changes); copied
 # like them, so that the views feeding the counters see each copy as an ingest would make it.

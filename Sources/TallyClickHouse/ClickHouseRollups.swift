@@ -36,6 +36,8 @@ enum ClickHouseRollups {
         /// For a table the ingest writes: the event tables it is filled from, whose stale mark
         /// (their events stored twice by a resend) has it remade from them once they are merged.
         var staleWith: [String] = []
+        /// Rows per primary-key mark, when not the server's default (8,192).
+        var granularity: Int?
     }
 
     /// A dislike-rate group's columns in the feed rollups (no Nullable in a sorting key in 18.16).
@@ -205,7 +207,9 @@ enum ClickHouseRollups {
                    GROUP BY tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
                    """]),
         // The items of each user's groups but `item` (one item each), as exact sets: a user's own
-        // groups have one user.
+        // groups have one user. A report reads every state of the marks holding the user's rows,
+        // other users' sets included: 256 rows a mark instead of 8,192 (at 10M events, 3 ms
+        // instead of 35 ms for the heaviest user's days).
         Rollup(name: "exposure_user_members", source: ExposurePairs.table, engine: "AggregatingMergeTree",
                columns: "user_id String, dimension String, group_value String, group_null UInt8, items AggregateFunction(uniqExact, String)",
                partition: nil, order: "user_id, dimension, group_value, group_null",
@@ -221,7 +225,7 @@ enum ClickHouseRollups {
                    FROM (SELECT item_id, user_id, arrayJoin(\(userPairGroups(day: "day", position: "position"))) AS g
                          FROM (\(currentPairs)))
                    GROUP BY user_id, tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
-                   """]),
+                   """], granularity: 256),
         // Pairs whose events came from more than one user (`ExposurePairs`): while there is none,
         // a user's counts above are what that user's events alone give.
         counters("exposure_counters", sharedPairsCounter, source: ExposurePairs.table, kind: 2, delta: "exposures_delta", fill: """
@@ -330,7 +334,8 @@ enum ClickHouseRollups {
     static func createTable(_ rollup: Rollup, _ name: String) -> String {
         """
         CREATE TABLE IF NOT EXISTS \(name) (\(rollup.columns))
-        ENGINE = \(rollup.engine)\(rollup.partition.map { " PARTITION BY \($0)" } ?? "") ORDER BY (\(rollup.order))
+        ENGINE = \(rollup.engine)\(rollup.partition.map { " PARTITION BY \($0)" } ?? "") ORDER BY (\(rollup.order))\(
+            rollup.granularity.map { " SETTINGS index_granularity = \($0)" } ?? "")
         """
     }
 

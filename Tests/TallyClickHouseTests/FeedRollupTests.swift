@@ -291,6 +291,10 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try client.query("""
             SELECT user_id, sum(exposure_count) FROM exposure_user_groups WHERE dimension = 'day' GROUP BY user_id ORDER BY user_id
             """).rows, [[.text("u"), .int(2)], [.text("v"), .int(2)]])
+        XCTAssertEqual(try client.query("""
+            SELECT position(engine_full, 'index_granularity = 256') > 0 FROM system.tables
+            WHERE database = currentDatabase() AND name = 'exposure_user_members'
+            """).rows, [[.int(1)]], "a user's item sets are read in marks of 256 states, not 8,192")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
