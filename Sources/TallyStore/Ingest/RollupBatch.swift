@@ -84,6 +84,16 @@ struct RollupBatch {
             && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty
     }
 
+    /// Merges in one accepted event of any family (`localDate` is its local date).
+    mutating func add(_ event: Event, localDate: String) {
+        switch event {
+        case .reading(let e): add(e, localDate: localDate)
+        case .feedback(let e): add(e)
+        case .exposure(let e): add(e, localDate: localDate)
+        case .observability(let e): add(e)
+        }
+    }
+
     mutating func add(_ event: ReadingEvent, localDate: String) {
         let user = event.common.userId
         let seconds = event.activeSecondsDelta
