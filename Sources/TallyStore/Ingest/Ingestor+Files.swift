@@ -116,6 +116,7 @@ extension Ingestor {
             chunk = ValidatedChunk(capacity: chunkLimit)
             guard closingBatch || records >= batchSize else { return true }
             defer { rollups = RollupBatch(); records = 0 }
+            rollups.planExposures()
             return queue.put(.rollups(rollups))
         }
         do {
