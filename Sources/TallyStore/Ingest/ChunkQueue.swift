@@ -5,6 +5,9 @@ import Foundation
 final class ChunkQueue: @unchecked Sendable {
     enum Item {
         case chunk(ValidatedChunk)
+        /// The rollups of the chunks since the previous `.rollups`, every valid record taken as
+        /// new; the batch commits here.
+        case rollups(RollupBatch)
         case failure(any Error)
         case end
     }

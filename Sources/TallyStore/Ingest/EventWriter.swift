@@ -130,11 +130,13 @@ final class EventWriter {
     func claim(_ chunk: ValidatedChunk) throws -> [Bool] {
         var claimed = [Bool](repeating: false, count: chunk.entries.count)
         try chunk.keys.withUnsafeBytes { keys in
-            for i in chunk.keyOrder() {
-                key.bindBlob(UnsafeRawBufferPointer(rebasing: keys[chunk.entries[Int(i)].key]), at: 1)
-                try key.step()
-                key.reset()
-                claimed[Int(i)] = database.changes == 1
+            try chunk.entries.withUnsafeBufferPointer { entries in
+                for i in chunk.keyOrder() {
+                    key.bindBlob(UnsafeRawBufferPointer(rebasing: keys[entries[Int(i)].key]), at: 1)
+                    try key.step()
+                    key.reset()
+                    claimed[Int(i)] = database.changes == 1
+                }
             }
         }
         return claimed

@@ -1,6 +1,8 @@
 /// Keeps `exposure_firsts` and the exposure-count rows current: for every (page instance, item)
 /// a batch touches, stores it when new (the usual case: one statement), else reads what is
 /// stored, merges the batch in, writes the result and applies the change in its contribution.
+/// When every pair is new and the batch carries an `ExposurePlan`, the plan's counts and
+/// distinct members stand for the pairs' contributions.
 ///
 /// `uniqueItems` and `uniqueUsers` are kept exact by one `exposure_group_members` row per item
 /// or user a group holds, stored when the member first joins; a member this writer knows to be
@@ -61,21 +63,19 @@ final class ExposureRollupWriter {
         var deltas = ExposureDeltas()
         var joined: [ExposureDeltas.Member] = []
         var left: Set<ExposureDeltas.Member> = []
+        var storedBefore: Set<RollupBatch.PageItem> = []
         for (key, incoming) in batch.firstExposures {
-            if try save(key, incoming, with: insertFirst) {
-                try PairState(first: incoming, item: key.item).contribute(1, to: &deltas) { try join($0, into: &joined) }
-                continue
+            if try !save(key, incoming, with: insertFirst) {
+                storedBefore.insert(key)
             }
-            guard let before = try stored(key) else { continue }
-            let after = PairState(first: before.first.merging(incoming), item: key.item)
-            try save(key, after.first, with: saveFirst)
-            var leaving: Set<ExposureDeltas.Member> = []
-            before.contribute(-1, to: &deltas) { leaving.insert($0) }
-            try after.contribute(1, to: &deltas) {
-                leaving.remove($0)
-                try join($0, into: &joined)
+        }
+        if storedBefore.isEmpty, let plan = batch.exposurePlan {
+            deltas.groups = plan.groups
+            for member in plan.members {
+                try join(member, into: &joined)
             }
-            left.formUnion(leaving)
+        } else {
+            try contribute(batch.firstExposures, storedBefore: storedBefore, to: &deltas, joined: &joined, left: &left)
         }
         for member in joined {
             deltas.groups[member.group, default: ExposureDeltas.Counters()].count(member.kind, 1)
@@ -96,6 +96,30 @@ final class ExposureRollupWriter {
             addGroup.bind(Int64(counters.uniqueItems), at: 5)
             addGroup.bind(Int64(counters.uniqueUsers), at: 6)
             try addGroup.run()
+        }
+    }
+
+    /// Adds each pair's contribution to `deltas`: a new pair's as it is, a pair of
+    /// `storedBefore` merged with what is stored (saved again, its old contribution taken back,
+    /// the members of groups it leaves put in `left`); members that join go to `joined`.
+    private func contribute(_ pairs: [RollupBatch.PageItem: FirstExposure], storedBefore: Set<RollupBatch.PageItem>,
+                            to deltas: inout ExposureDeltas, joined: inout [ExposureDeltas.Member],
+                            left: inout Set<ExposureDeltas.Member>) throws {
+        for (key, incoming) in pairs {
+            guard storedBefore.contains(key) else {
+                try PairState(first: incoming, item: key.item).contribute(1, to: &deltas) { try join($0, into: &joined) }
+                continue
+            }
+            guard let before = try stored(key) else { continue }
+            let after = PairState(first: before.first.merging(incoming), item: key.item)
+            try save(key, after.first, with: saveFirst)
+            var leaving: Set<ExposureDeltas.Member> = []
+            before.contribute(-1, to: &deltas) { leaving.insert($0) }
+            try after.contribute(1, to: &deltas) {
+                leaving.remove($0)
+                try join($0, into: &joined)
+            }
+            left.formUnion(leaving)
         }
     }
 

@@ -14,7 +14,10 @@ extension Ingestor {
     /// A power loss in the middle of a file can drop its latest batches, never part of one;
     /// ingesting the file again restores them (stored events come back as duplicates).
     ///
-    /// One thread reads and validates while this one stores, so parsing and SQLite overlap.
+    /// One thread reads and validates while this one stores, so parsing and SQLite overlap:
+    /// the reading thread also adds up each batch's rollups as if every event were new, and
+    /// this one claims the keys, writes the rows and the rollups (or, when some event of the
+    /// batch was stored already, adds up the batch's rollups itself).
     /// `onRejection` hears about every rejected record in input order; `onProgress` gets the
     /// bytes read so far and the file's size when known. The first `rejectedLinesKeptInFull`
     /// rejected lines of the file are kept whole, later ones by code and position only.
@@ -46,8 +49,8 @@ extension Ingestor {
         defer { rawRejectionsLeft = .max }
         let queue = ChunkQueue(capacity: 4)
         let finished = DispatchSemaphore(value: 0)
-        let producer = Thread { [reader = UncheckedSendable(reader)] in
-            Self.readAndValidate(reader.value, into: queue)
+        let producer = Thread { [reader = UncheckedSendable(reader), batchSize] in
+            Self.readAndValidate(reader.value, batchSize: batchSize, into: queue)
             finished.signal()
         }
         producer.stackSize = 8 << 20
@@ -58,13 +61,15 @@ extension Ingestor {
             loop: while true {
                 switch queue.take() {
                 case .chunk(let chunk):
-                    try add(chunk) { entry, outcome in
+                    try addAhead(chunk) { entry, outcome in
                         if case .rejected(let rejection) = outcome {
                             onRejection(entry.origin, rejection)
                         }
                     }
                     if unread == nil { unread = chunk.unread }
                     onProgress(chunk.bytesRead, reader.totalBytes)
+                case .rollups(let rollups):
+                    try commit(rollupsAhead: rollups)
                 case .failure(let error):
                     // The records read before the damage are whole: keep them.
                     try commit()
@@ -87,29 +92,47 @@ extension Ingestor {
     }
 
     /// The reading thread: records → validated chunks → `queue`, then `.end` or `.failure`.
-    private static func readAndValidate(_ reader: EventFileReader, into queue: ChunkQueue) {
+    /// After the chunk that brings a batch to `batchSize` records or more, and after the last,
+    /// comes `.rollups` with the rollups of the batch's events (every valid one taken as new):
+    /// the storing thread commits there. A chunk holds no more than a batch, so that batches
+    /// end where they would if the records were stored one by one.
+    private static func readAndValidate(_ reader: EventFileReader, batchSize: Int, into queue: ChunkQueue) {
         struct Stopped: Error {}
-        var chunk = ValidatedChunk(capacity: chunkSize)
+        let chunkLimit = min(chunkSize, batchSize)
+        var chunk = ValidatedChunk(capacity: chunkLimit)
+        var rollups = RollupBatch()
+        var records = 0
+        /// Hands over `chunk` and adds its rollups; false when the storing thread gave up.
+        func hand(closingBatch: Bool) -> Bool {
+            chunk.bytesRead = reader.bytesRead
+            chunk.sortKeys()
+            guard queue.put(.chunk(chunk)) else { return false }
+            for entry in chunk.entries {
+                if case .success(let event) = entry.result {
+                    rollups.add(event, localDate: entry.localDate)
+                }
+            }
+            records += chunk.entries.count
+            chunk = ValidatedChunk(capacity: chunkLimit)
+            guard closingBatch || records >= batchSize else { return true }
+            defer { rollups = RollupBatch(); records = 0 }
+            rollups.planExposures()
+            return queue.put(.rollups(rollups))
+        }
         do {
             try reader.forEachRecord { record in
                 chunk.append(record, origin: RecordOrigin(file: reader.path, line: record.line, element: record.index))
-                if chunk.entries.count >= chunkSize {
-                    chunk.bytesRead = reader.bytesRead
-                    chunk.sortKeys()
-                    guard queue.put(.chunk(chunk)) else { throw Stopped() }
-                    chunk = ValidatedChunk(capacity: chunkSize)
+                if chunk.entries.count >= chunkLimit {
+                    guard hand(closingBatch: false) else { throw Stopped() }
                 }
             }
-            chunk.bytesRead = reader.bytesRead
-            chunk.sortKeys()
-            if queue.put(.chunk(chunk)) {
+            if hand(closingBatch: true) {
                 queue.put(.end)
             }
         } catch is Stopped {
             return
         } catch {
-            chunk.bytesRead = reader.bytesRead
-            if queue.put(.chunk(chunk)) {
+            if hand(closingBatch: true) {
                 queue.put(.failure(error))
             }
         }

@@ -11,11 +11,17 @@ public final class Ingestor {
     private let events: EventWriter
     private let rollups: RollupWriter
     private let rejectedLines: Statement
-    private let batchSize: Int
+    let batchSize: Int
     private var batch = RollupBatch()
     private var pending = 0
     private var inTransaction = false
     private var dateCache: (day: Int, text: String) = (Int.min, "")
+    /// The chunks stored by `addAhead` since the last commit, with what the claims of their
+    /// keys found: their rollups are added up from them here only when the reading thread's
+    /// could not be used (`commit(rollupsAhead:)`).
+    private var aheadChunks: [(chunk: ValidatedChunk, claimed: [Bool])] = []
+    /// Whether every valid record of `aheadChunks` was new.
+    private var aheadAllNew = true
     /// Counts since this ingestor was created.
     public private(set) var counts = IngestCounts()
     /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
@@ -54,7 +60,7 @@ public final class Ingestor {
     /// Stores one validated record: the event (unless its key is stored) or the rejected line.
     func store(_ result: Result<Event, EventRejection>, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws -> IngestOutcome {
         try begin()
-        let outcome = try keep(result, raw: raw, origin: origin, claimed: nil)
+        let outcome = try keep(result, raw: raw, origin: origin, claimed: nil, localDate: nil)
         if pending >= batchSize {
             try commit()
         }
@@ -78,12 +84,55 @@ public final class Ingestor {
             let claimed = try events.claim(chunk)
             for (i, entry) in chunk.entries.enumerated() {
                 let raw = UnsafeBufferPointer(rebasing: bytes[entry.range])
-                onOutcome(entry, try keep(entry.result, raw: raw, origin: entry.origin, claimed: claimed[i]))
+                onOutcome(entry, try keep(entry.result, raw: raw, origin: entry.origin, claimed: claimed[i], localDate: entry.localDate))
             }
             if pending >= batchSize {
                 try commit()
             }
         }
+    }
+
+    /// Stores a chunk as `add(_:onOutcome:)` does, except that its events' rollups are left to
+    /// `commit(rollupsAhead:)`, which commits it (whatever the batch's size by then) with the
+    /// rollups the reading thread added up: the storing thread only claims keys and writes rows.
+    func addAhead(_ chunk: ValidatedChunk, onOutcome: (ValidatedChunk.Entry, IngestOutcome) throws -> Void) throws {
+        try begin()
+        let claimed = try events.claim(chunk)
+        try chunk.bytes.withUnsafeBufferPointer { bytes in
+            for (i, entry) in chunk.entries.enumerated() {
+                let raw = UnsafeBufferPointer(rebasing: bytes[entry.range])
+                let outcome = try keep(entry.result, raw: raw, origin: entry.origin, claimed: claimed[i], localDate: entry.localDate,
+                                       addsRollups: false)
+                if case .duplicate = outcome { aheadAllNew = false }
+                try onOutcome(entry, outcome)
+            }
+        }
+        aheadChunks.append((chunk, claimed))
+    }
+
+    /// Commits the chunks stored by `addAhead` since the last commit. `rollups` are theirs as
+    /// the reading thread added them up, every valid record taken as new: they are written as
+    /// they are when that held; when some record was stored already (a file sent again) the
+    /// rollups of the events actually stored are added up here instead, as `add` does.
+    func commit(rollupsAhead rollups: RollupBatch) throws {
+        if aheadAllNew && batch.isEmpty {
+            batch = rollups
+            aheadChunks = []
+        }
+        try commit()
+    }
+
+    /// Adds the rollups of the events of `aheadChunks` that were new to the batch.
+    private func addAheadRollups() {
+        for (chunk, claimed) in aheadChunks {
+            for (i, entry) in chunk.entries.enumerated() where claimed[i] {
+                if case .success(let event) = entry.result {
+                    batch.add(event, localDate: entry.localDate)
+                }
+            }
+        }
+        aheadChunks = []
+        aheadAllNew = true
     }
 
     private func begin() throws {
@@ -94,9 +143,10 @@ public final class Ingestor {
     }
 
     /// Stores one record in the open transaction; `claimed` says whether its key was new when
-    /// it was claimed beforehand (nil: claim it now).
+    /// it was claimed beforehand (nil: claim it now), `localDate` is the event's when known.
+    /// Unless `addsRollups` is false, a new event's rollups are merged into the batch.
     private func keep(_ result: Result<Event, EventRejection>, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin,
-                      claimed: Bool?) throws -> IngestOutcome {
+                      claimed: Bool?, localDate: String?, addsRollups: Bool = true) throws -> IngestOutcome {
         let outcome: IngestOutcome
         switch result {
         case .failure(let rejection):
@@ -104,14 +154,10 @@ public final class Ingestor {
             counts.rejected += 1
             outcome = .rejected(rejection)
         case .success(let event):
-            let localDate = localDateText(LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes))
+            let localDate = localDate ?? localDateText(LocalDate(instantMs: event.timestampMs,
+                                                                 offsetMinutes: event.common.timezoneOffsetMinutes))
             if try events.insert(event, localDate: localDate, claimed: claimed) {
-                switch event {
-                case .reading(let e): batch.add(e, localDate: localDate)
-                case .feedback(let e): batch.add(e)
-                case .exposure(let e): batch.add(e, localDate: localDate)
-                case .observability(let e): batch.add(e)
-                }
+                if addsRollups { batch.add(event, localDate: localDate) }
                 counts.accepted += 1
                 outcome = .accepted(key: event.idempotencyKey)
             } else {
@@ -129,6 +175,7 @@ public final class Ingestor {
     /// Writes the rollups of the current batch and commits it.
     public func commit() throws {
         guard inTransaction else { return }
+        addAheadRollups()
         do {
             if !batch.isEmpty {
                 try rollups.write(batch)
@@ -153,6 +200,8 @@ public final class Ingestor {
         inTransaction = false
         rollups.forget()
         batch = RollupBatch()
+        aheadChunks = []
+        aheadAllNew = true
         pending = 0
     }
 

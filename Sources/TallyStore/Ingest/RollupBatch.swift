@@ -78,10 +78,27 @@ struct RollupBatch {
     var impressionGroups: Set<ImpressionGroup> = []
     var firstExposures: [PageItem: FirstExposure] = [:]
     var eventUsers: [EventUser: Int] = [:]
+    /// `firstExposures` as exposure-count changes when every pair is new (`planExposures()`).
+    var exposurePlan: ExposurePlan?
 
     var isEmpty: Bool {
         daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
             && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty
+    }
+
+    /// Computes `exposurePlan` from the batch's pairs (on the reading thread, once the batch is whole).
+    mutating func planExposures() {
+        exposurePlan = ExposurePlan(firstExposures)
+    }
+
+    /// Merges in one accepted event of any family (`localDate` is its local date).
+    mutating func add(_ event: Event, localDate: String) {
+        switch event {
+        case .reading(let e): add(e, localDate: localDate)
+        case .feedback(let e): add(e)
+        case .exposure(let e): add(e, localDate: localDate)
+        case .observability(let e): add(e)
+        }
     }
 
     mutating func add(_ event: ReadingEvent, localDate: String) {

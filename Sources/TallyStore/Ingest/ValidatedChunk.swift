@@ -15,6 +15,8 @@ public struct ValidatedChunk: Sendable {
         public var range: Range<Int>
         /// The event's compact key (`EventKey`) within the chunk's `keys`; empty when rejected.
         var key: Range<Int>
+        /// The event's local date (`YYYY-MM-DD`, at its own offset); empty when rejected.
+        var localDate: String
     }
 
     /// The records, in input order.
@@ -30,6 +32,8 @@ public struct ValidatedChunk: Sendable {
     var sortedKeys: [Int32]?
     /// The first damaged batch element of this chunk whose rest was too long to search again.
     var unread: Ingestor.UnreadRemainder?
+    /// The last local date computed, so that the records of one day share its text.
+    private var lastDate: (day: Int, text: String) = (Int.min, "")
 
     /// An empty chunk with room for `capacity` records.
     public init(capacity: Int) {
@@ -45,13 +49,23 @@ public struct ValidatedChunk: Sendable {
             let start = bytes.count
             bytes.append(contentsOf: piece.bytes)
             let keyStart = keys.count
+            var localDate = ""
             if case .success(let event) = result {
                 EventKey.append(event.idempotencyKey, family: EventKey.family(of: event), to: &keys)
+                localDate = localDateText(of: event)
             }
             entries.append(Entry(result: result, origin: RecordOrigin(file: origin.file, line: piece.line, element: piece.index),
-                                 range: start..<bytes.count, key: keyStart..<keys.count))
+                                 range: start..<bytes.count, key: keyStart..<keys.count, localDate: localDate))
         }
         if self.unread == nil { self.unread = unread }
+    }
+
+    private mutating func localDateText(of event: Event) -> String {
+        let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
+        if date.dayNumber != lastDate.day {
+            lastDate = (date.dayNumber, date.description)
+        }
+        return lastDate.text
     }
 
     /// The valid records' indices ordered by compact key (as SQLite orders the blobs in
