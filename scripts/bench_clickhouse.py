@@ -18,8 +18,11 @@ Usage:
    one column), then `report ingest --backend clickhouse` of the same file into an empty
    database, and prints the ratio of their rates, with where the server spent the ingest's time
    (system.query_log, grouped by statement) and the CPU time the ingest process used (user and
-   system), so that client work, server work and waiting can be told apart. --ingest-only stops
-   here.
+   system), so that client work, server work and waiting can be told apart. On a server of its
+   own it also prints the server process's CPU time during the raw insert and the ingest, and
+   the least wall time the client's and the server's CPU allow on this machine's cores (their
+   sum over the core count), with the best ratio to the raw insert that leaves. --ingest-only
+   stops here.
 3. Reports: for each --sizes N (multiples of 1M), a database of N events: the ingested 1M
    copied server-side N/1M times (INSERT SELECT, with user and event ids suffixed per copy, so
    each copy is new users), and every report run --runs times after a warm-up as a whole
@@ -164,6 +167,16 @@ def events_in(server, database):
                for table in EVENT_TABLES[:4])
 
 
+def server_cpu(server_dir):
+    """CPU seconds (user + system) the server process has used so far, None when not ours."""
+    try:
+        pid = open(os.path.join(server_dir, 'server.pid')).read().strip()
+        fields = open('/proc/%s/stat' % pid).read().rsplit(')', 1)[1].split()
+    except (OSError, TypeError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
 def peak_memory(server_dir):
     try:
         pid = open(os.path.join(server_dir, 'server.pid')).read().strip()
@@ -221,21 +234,27 @@ def bench(server, args, sizes, events):
             server.run('DROP DATABASE IF EXISTS %s' % database)
 
     # 2. The engine's own insert, then the backend's ingest of the same file.
-    raw_times = []
+    own = None if args.url else args.dir
+    raw_times, raw_cpu = [], []
     for _ in range(args.raw_runs):
         server.run('DROP DATABASE IF EXISTS bench_raw')
         server.run('CREATE DATABASE bench_raw')
         server.run('CREATE TABLE bench_raw.events (%s) ENGINE = MergeTree ORDER BY tuple()' % RAW_COLUMNS)
+        cpu = server_cpu(own)
         raw_times.append(timed(['curl', '-sS', '--fail', '--data-binary', '@' + events, server.url + '/?' + urllib.parse.urlencode({
             'input_format_skip_unknown_fields': '1', 'query': 'INSERT INTO bench_raw.events FORMAT JSONEachRow'})])[0])
+        if cpu is not None:
+            raw_cpu.append(server_cpu(own) - cpu)
     raw_seconds = statistics.median(raw_times)
     raw_rows = int(server.run('SELECT count() FROM bench_raw.events'))
     print('raw inserts: %s s (the median is used)' % ', '.join('%.2f' % t for t in raw_times))
     server.run('DROP DATABASE IF EXISTS tally_bench_1m')
     before = server.query_ids()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_before = server_cpu(own)
     ingest_seconds, out = timed([args.bin, 'ingest', events, '--format', 'json'] + ch('tally_bench_1m'))
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_after = server_cpu(own)
     accepted = json.loads(out)['accepted']
     raw_rate, ingest_rate = raw_rows / raw_seconds, accepted / ingest_seconds
     print('\n| ingest of %s | seconds | rows/s |' % os.path.basename(events))
@@ -243,8 +262,17 @@ def bench(server, args, sizes, events):
     print('| `curl` JSONEachRow into a plain MergeTree (%s rows) | %.2f | %s |' % ('{:,}'.format(raw_rows), raw_seconds, '{:,.0f}'.format(raw_rate)))
     print('| `report ingest --backend clickhouse` (%s accepted) | %.2f | %s |' % ('{:,}'.format(accepted), ingest_seconds, '{:,.0f}'.format(ingest_rate)))
     print('\nratio to the raw insert: %.2f' % (ingest_rate / raw_rate))
+    client = cpu_after.ru_utime - cpu_before.ru_utime + cpu_after.ru_stime - cpu_before.ru_stime
     print('client CPU of the ingest: %.2f s user, %.2f s system' % (
         cpu_after.ru_utime - cpu_before.ru_utime, cpu_after.ru_stime - cpu_before.ru_stime))
+    if server_before is not None and raw_cpu:
+        # Both processes share the machine's cores: their CPU time over the cores is the least
+        # wall time the ingest could take here, however well client and server overlapped.
+        cores = os.cpu_count()
+        floor = (client + server_after - server_before) / cores
+        print('server CPU: raw insert %.2f s (median), ingest %.2f s' % (statistics.median(raw_cpu), server_after - server_before))
+        print('least wall time of the ingest on %d cores (client + server CPU / %d): %.2f s; best ratio it allows: %.2f' % (
+            cores, cores, floor, raw_seconds / floor if floor else 0))
     kinds = {}
     for _, seconds, _, text in server.finished_queries(before):
         kind = statement_kind(text)
