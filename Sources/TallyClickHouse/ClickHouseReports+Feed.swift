@@ -51,7 +51,7 @@ extension ClickHouseReports {
     public func exposures(by grouping: ExposureGrouping, user: String?) throws -> GroupedReport {
         let fromCounters = try user == nil || counter(ClickHouseRollups.sharedPairsCounter) == 0
         let query = try run(fromCounters ? "exposures" : "exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)])
-        let rows = try query.rows.map { row -> [ReportValue] in
+        let rows = query.rows.map { row -> [ReportValue] in
             let group = grouping == .position ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
             return [group, .int(row[1].int64), .int(row[2].int64), .int(row[3].int64), .int(row[4].int64)]
         }

@@ -32,7 +32,7 @@ import Testing
     @Test func attachAndSettingPragmasAreRefused() async throws {
         let fixture = try ServerFixture(allowSQL: true)
         let other = fixture.directory.appendingPathComponent("other.sqlite").path
-        FileManager.default.createFile(atPath: other, contents: Data())
+        _ = FileManager.default.createFile(atPath: other, contents: Data())
         try await fixture.test { client in
             var messages: Set<String> = []
             for path in [other, fixture.directory.appendingPathComponent("missing.sqlite").path, "/etc/hostname"] {
