@@ -26,10 +26,7 @@ import TallyStore
 /// A missing page, model or position is the empty text with its `*_null` flag set.
 enum ExposurePairs {
     /// A (page instance, item) of the batch.
-    struct Key: Hashable, Sendable {
-        var pageInstance: String
-        var item: String
-    }
+    typealias Key = PageItem
 
     typealias First = FirstExposure
 

@@ -19,10 +19,7 @@ import TallyStore
 /// A group's missing model or position is the empty text or 0 with its `*_null` flag set.
 enum ImpressionStates {
     /// A (user, impression) of the batch.
-    struct Key: Hashable, Sendable {
-        var user: String
-        var impression: String
-    }
+    typealias Key = UserImpression
 
     static let table = "impression_states"
 

@@ -7,7 +7,7 @@ struct ExposurePlan {
     var groups: [ExposureDeltas.Group: ExposureDeltas.Counters] = [:]
     var members: [ExposureDeltas.Member] = []
 
-    init(_ pairs: [RollupBatch.PageItem: FirstExposure]) {
+    init(_ pairs: [PageItem: FirstExposure]) {
         var deltas = ExposureDeltas()
         var seen: Set<ExposureDeltas.Member> = []
         for (key, first) in pairs {

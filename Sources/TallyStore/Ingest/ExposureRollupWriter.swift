@@ -63,7 +63,7 @@ final class ExposureRollupWriter {
         var deltas = ExposureDeltas()
         var joined: [ExposureDeltas.Member] = []
         var left: Set<ExposureDeltas.Member> = []
-        var storedBefore: Set<RollupBatch.PageItem> = []
+        var storedBefore: Set<PageItem> = []
         for (key, incoming) in batch.firstExposures {
             if try !save(key, incoming, with: insertFirst) {
                 storedBefore.insert(key)
@@ -102,7 +102,7 @@ final class ExposureRollupWriter {
     /// Adds each pair's contribution to `deltas`: a new pair's as it is, a pair of
     /// `storedBefore` merged with what is stored (saved again, its old contribution taken back,
     /// the members of groups it leaves put in `left`); members that join go to `joined`.
-    private func contribute(_ pairs: [RollupBatch.PageItem: FirstExposure], storedBefore: Set<RollupBatch.PageItem>,
+    private func contribute(_ pairs: [PageItem: FirstExposure], storedBefore: Set<PageItem>,
                             to deltas: inout ExposureDeltas, joined: inout [ExposureDeltas.Member],
                             left: inout Set<ExposureDeltas.Member>) throws {
         for (key, incoming) in pairs {
@@ -186,7 +186,7 @@ final class ExposureRollupWriter {
 
     /// Runs `statement` (an insert into `exposure_firsts`) for `first`; true when it stored a row.
     @discardableResult
-    private func save(_ key: RollupBatch.PageItem, _ first: RollupBatch.FirstExposure, with statement: Statement) throws -> Bool {
+    private func save(_ key: PageItem, _ first: RollupBatch.FirstExposure, with statement: Statement) throws -> Bool {
         statement.bind(key.pageInstance, at: 1)
         statement.bind(key.item, at: 2)
         statement.bind(first.order.timestampMs, at: 3)
@@ -202,7 +202,7 @@ final class ExposureRollupWriter {
         return database.changes == 1
     }
 
-    private func stored(_ key: RollupBatch.PageItem) throws -> PairState? {
+    private func stored(_ key: PageItem) throws -> PairState? {
         readFirst.bind(key.pageInstance, at: 1)
         readFirst.bind(key.item, at: 2)
         defer { readFirst.reset() }

@@ -47,9 +47,9 @@ final class FeedRollupWriter {
     }
 
     func write(_ batch: RollupBatch) throws {
-        var touched: [RollupBatch.UserImpression: ImpressionState] = [:]
+        var touched: [UserImpression: ImpressionState] = [:]
         for group in batch.impressionGroups {
-            let key = RollupBatch.UserImpression(user: group.user, impression: group.impression)
+            let key = UserImpression(user: group.user, impression: group.impression)
             touched[key, default: ImpressionState()].exposureGroups.insert(FineGroup(modelInfo: group.modelInfo, feedPosition: group.feedPosition))
         }
         for (key, reaction) in batch.reactions {
@@ -78,7 +78,7 @@ final class FeedRollupWriter {
         try apply(deltas)
     }
 
-    private func stored(_ key: RollupBatch.UserImpression) throws -> ImpressionState {
+    private func stored(_ key: UserImpression) throws -> ImpressionState {
         var state = ImpressionState()
         exposureGroups.bind(key.user, at: 1)
         exposureGroups.bind(key.impression, at: 2)

@@ -19,11 +19,6 @@ struct RollupBatch {
         var material: String
     }
 
-    struct UserImpression: Hashable {
-        var user: String
-        var impression: String
-    }
-
     struct ImpressionGroup: Hashable {
         var user: String
         var impression: String
@@ -34,11 +29,6 @@ struct RollupBatch {
     struct EventUser: Hashable {
         var eventName: String
         var user: String
-    }
-
-    struct PageItem: Hashable {
-        var pageInstance: String
-        var item: String
     }
 
     struct Activity {
