@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""What bounds `report ingest` beside DuckDB on this machine's cores. It prints figures and
-asserts nothing.
+"""What bounds `report ingest` on this machine's cores: beside DuckDB (SQLite backend), or
+beside ClickHouse's own insert (--backend clickhouse). It prints figures and asserts nothing.
 
 Usage:
   scripts/ingest_bound.py [--bin .build/release/report] [--bound-bin PATH] [--rounds 2]
                           [--dir /tmp/ingest-bound] FILE...
+  scripts/ingest_bound.py --backend clickhouse [--bin ...] [--bound-bin PATH] [--rounds 2]
+                          [--data bench-out] [--http 18400] [--tcp 19400]
 
 The bound comes from a measurement build: the product with `scripts/ingest_bound.patch`
-applied, whose ingest reads `TALLY_MEASURE`:
-  merge  every rollup is added up in memory as usual (reading thread and storing thread) but
-         none is written: keys claimed, event rows written, commits as usual;
-  rows   no rollup is added up or written: keys and event rows only.
+applied, whose ingest reads `TALLY_MEASURE`. Into SQLite:
+  merge    every rollup is added up in memory as usual (reading thread and storing thread) but
+           none is written: keys claimed, event rows written, commits as usual;
+  rows     no rollup is added up or written: keys and event rows only.
+Into ClickHouse:
+  noviews  no materialized view is made (so no rollup is fed); the feed states are still
+           looked up and stored;
+  rows     no feed state either: event rows and keys (with their lookups) only.
 Without --bound-bin the script makes that build itself: a worktree of HEAD in --dir, the patch
 applied, `swift build -c release --product report` (a cold release build: 10-15 minutes on
 two cores). The patch is made against the ingest of its commit; a change to `Ingestor` may
@@ -24,6 +30,12 @@ threads (sampled from /proc every 50 ms, so up to 50 ms short), and the ratio of
 time to its own. The last column is what the machine's cores allow at best: a job that needs C
 seconds of CPU on N cores cannot end before C / N, so it cannot match DuckDB's wall time W
 unless C <= N * W.
+
+With --backend clickhouse, each round runs scripts/bench_clickhouse.py --ingest-only (its own
+server in a fresh directory, the raw JSONEachRow insert of its 1M UUIDv4 file, then the ingest)
+for the product and for the measurement build with `noviews` and with `rows`, and prints for
+each the ratio to the raw insert (target >= 0.5), the client's and the server's CPU, and the
+best ratio that CPU allows on this machine's cores.
 """
 import argparse
 import glob
@@ -93,16 +105,52 @@ def bound_build(directory):
     return os.path.join(tree, '.build', 'release', 'report')
 
 
+def clickhouse_round(args, label, binary, env):
+    """One bench_clickhouse.py --ingest-only run; prints its summary line."""
+    server_dir = os.path.join(args.dir, 'clickhouse-server')
+    shutil.rmtree(server_dir, ignore_errors=True)
+    environment = dict(os.environ)
+    environment.update(env)
+    done = subprocess.run([sys.executable, os.path.join(HERE, 'bench_clickhouse.py'), '--bin', binary, '--ingest-only',
+                           '--data', args.data, '--dir', server_dir, '--http', str(args.http), '--tcp', str(args.tcp)],
+                          env=environment, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f'bench_clickhouse.py failed for {label}: {done.stderr[-2000:]}')
+    figures = {}
+    for line in done.stdout.splitlines():
+        for name, prefix in (('ratio', 'ratio to the raw insert: '), ('client', 'client CPU of the ingest: '),
+                             ('server', 'server CPU: '), ('best', 'least wall time of the ingest')):
+            if line.startswith(prefix):
+                figures[name] = line[len(prefix):] if name != 'best' else line.rsplit(': ', 1)[-1]
+    load = ' '.join(open('/proc/loadavg').read().split()[:3])
+    print(f'{label:20s} ratio {figures.get("ratio", "?")}, best the CPU allows {figures.get("best", "?")}; '
+          f'client CPU {figures.get("client", "?")}; server CPU {figures.get("server", "?")}  (load {load})', flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--bin', default='.build/release/report')
     parser.add_argument('--bound-bin')
     parser.add_argument('--rounds', type=int, default=2)
     parser.add_argument('--dir', default='/tmp/ingest-bound')
-    parser.add_argument('files', nargs='+')
+    parser.add_argument('--backend', choices=['sqlite', 'clickhouse'], default='sqlite')
+    parser.add_argument('--data', default='bench-out', help='bench_clickhouse.py --data (clickhouse)')
+    parser.add_argument('--http', type=int, default=18400, help='the private server\'s HTTP port (clickhouse)')
+    parser.add_argument('--tcp', type=int, default=19400, help='its native port (clickhouse)')
+    parser.add_argument('files', nargs='*')
     args = parser.parse_args()
+    if args.backend == 'sqlite' and not args.files:
+        parser.error('name the event files to ingest')
     os.makedirs(args.dir, exist_ok=True)
-    bound = args.bound_bin or bound_build(args.dir)
+    bound = os.path.abspath(args.bound_bin or bound_build(args.dir))
+    if args.backend == 'clickhouse':
+        binary = os.path.abspath(args.bin)
+        for round_number in range(1, args.rounds + 1):
+            print(f'round {round_number}', flush=True)
+            clickhouse_round(args, 'report ingest', binary, {})
+            clickhouse_round(args, 'no views', bound, {'TALLY_MEASURE': 'noviews'})
+            clickhouse_round(args, 'events and keys only', bound, {'TALLY_MEASURE': 'rows'})
+        return
     db = os.path.join(args.dir, 'new.sqlite')
     variants = [('report ingest', args.bin, {}),
                 ('rollups not written', bound, {'TALLY_MEASURE': 'merge'}),
