@@ -56,9 +56,10 @@ public final class ClickHouseClient: @unchecked Sendable {
     }
 
     /// Runs a statement that returns nothing (DDL); `useDatabase` false for statements that
-    /// must run before the database exists.
-    public func execute(_ sql: String, useDatabase: Bool = true) throws {
-        _ = try send(sql, settings: [:], useDatabase: useDatabase)
+    /// must run before the database exists; `settings` are sent with it (such as
+    /// `insert_distributed_sync` for an `INSERT … SELECT` into a Distributed table).
+    public func execute(_ sql: String, useDatabase: Bool = true, settings: [String: String] = [:]) throws {
+        _ = try send(sql, settings: settings, useDatabase: useDatabase)
     }
 
     /// Inserts `body`, JSONEachRow lines, into `table` (`insert(into:columns:format:body:beforeResend:)`).

@@ -6,7 +6,8 @@
 /// On one server each table is created under its own name. On a cluster (`cluster` given) each
 /// is created as `NAME_local` on the server addressed, plus a Distributed table `NAME` over
 /// `NAME_local` on every shard, sharded by user; the queries read and ingest writes the same
-/// names either way. Run it against every server of the cluster.
+/// names either way. Run it against every server of the cluster. A cluster also gets the
+/// repair requests' tables (`ShardRepair`).
 public enum ClickHouseSchema {
     struct Table {
         var name: String
@@ -63,14 +64,21 @@ public enum ClickHouseSchema {
                     """)
             }
         }
+        if let cluster {
+            out += try ShardRepair.statements(database: db, cluster: cluster)
+        }
         return out
     }
 
     /// Creates the schema on the server `client` talks to, first converting the tables an
     /// earlier layout made (`ClickHouseSchemaConversion`), then repairs what a run stopped
     /// mid-batch left (`InFlightBatch`), then the rollups the reports read
-    /// (`ClickHouseRollups`), filled from the event tables where they are missing or stale.
-    public static func create(using client: ClickHouseClient, cluster: String? = nil) throws {
+    /// (`ClickHouseRollups`), filled from the event tables where they are missing or stale. On a
+    /// server of a cluster holding a repair request (`ShardRepair`), with `cluster` given or not,
+    /// its local tables are merged and its rollups remade from them. Returns the shards whose
+    /// repair still waits for a command run against one of their servers (none on one server).
+    @discardableResult
+    public static func create(using client: ClickHouseClient, cluster: String? = nil) throws -> [PendingShardRepair] {
         let statements = try statements(database: client.database, cluster: cluster)
         try client.execute(statements[0], useDatabase: false)
         try ClickHouseSchemaConversion(client: client, cluster: cluster).run()
@@ -78,7 +86,10 @@ public enum ClickHouseSchema {
             try client.execute(statement, useDatabase: false)
         }
         try InFlightBatch.recover(using: client, cluster: cluster)
-        try ClickHouseRollups.create(using: client, cluster: cluster)
+        let repair = try ShardRepair.begin(using: client)
+        try ClickHouseRollups.create(using: client, cluster: cluster ?? repair)
+        try ShardRepair.finish(repair, using: client)
+        return try ShardRepair.pending(using: client, cluster: cluster ?? repair)
     }
 }
 

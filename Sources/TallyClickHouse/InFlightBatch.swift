@@ -13,7 +13,8 @@ import TallyEvents
 /// lacks (so a re-run counts those events as duplicates, the first stored winning). On one
 /// server it first merges the event tables, and marks every rollup stale, so that
 /// `ClickHouseRollups.create` remakes them, the feed states among them, from the merged events.
-/// Then it drops the marks.
+/// On a cluster it first records a repair request on every shard (`ShardRepair`), which has each
+/// shard merge and remake its own tables the same way. Then it drops the marks.
 enum InFlightBatch {
     /// The prefix of every mark's name.
     static let prefix = "ingest__in_flight_"
@@ -35,8 +36,8 @@ enum InFlightBatch {
 
     /// Repairs what a run stopped mid-batch left, if it left a mark; call it once the tables
     /// exist and before the rollups are created. On a cluster (`cluster` given, or a server
-    /// whose tables are Distributed) it stores the missing keys only, through the Distributed
-    /// tables: the shards' rollups are not remade from here (`docs/clickhouse.md`).
+    /// whose tables are Distributed) the shards' merges and remakes are requested
+    /// (`ShardRepair.request`) and the missing keys stored through the Distributed tables.
     static func recover(using client: ClickHouseClient, cluster: String?) throws {
         let db = client.database
         let marks = try client.query("""
@@ -44,13 +45,12 @@ enum InFlightBatch {
             WHERE database = \(ClickHouseSQL.literal(db)) AND position(name, \(ClickHouseSQL.literal(prefix))) = 1
             """).rows.compactMap { $0.first?.text }
         guard !marks.isEmpty else { return }
-        var merged: [EventFamily] = []
-        for family in EventFamily.allCases where cluster == nil {
-            do {
+        let cluster = try cluster ?? ShardRepair.cluster(using: client)
+        if let cluster {
+            try ShardRepair.request(cluster, using: client)
+        } else {
+            for family in EventFamily.allCases {
                 try client.execute("OPTIMIZE TABLE \(db).\(family.clickHouseTable) FINAL")
-                merged.append(family)
-            } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
-                // "Method optimize is not supported by storage Distributed": its shards' tables hold the rows.
             }
         }
         for family in EventFamily.allCases {
@@ -59,9 +59,9 @@ enum InFlightBatch {
                 INSERT INTO \(db).event_keys (family, key)
                 SELECT DISTINCT \(name), \(key) FROM \(db).\(family.clickHouseTable)
                 WHERE \(key) GLOBAL NOT IN (SELECT key FROM \(db).event_keys WHERE family = \(name))
-                """)
+                """, settings: ["insert_distributed_sync": "1"])
         }
-        for family in merged {
+        for family in EventFamily.allCases where cluster == nil {
             try ClickHouseRollups.markStale(fedBy: family.clickHouseTable, using: client)
         }
         for mark in marks {

@@ -12,9 +12,11 @@ struct ClickHouseCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "init", abstract: "Create the database and tables (idempotent).",
             discussion: """
-                On one server: one ReplacingMergeTree table per event family, partitioned by local date. \
+                On one server: one ReplacingMergeTree table per event family, partitioned by month. \
                 With --cluster: NAME_local tables on the server addressed plus Distributed tables NAME \
-                over them, sharded by user; run it against every server of the cluster.
+                over them, sharded by user; run it against every server of the cluster. After an ingest \
+                stopped mid-batch it repairs the store; on a cluster it also names each server whose \
+                rollups still wait for it to run there.
                 """)
 
         @OptionGroup var storage: BackendOptions
@@ -24,7 +26,8 @@ struct ClickHouseCommand: ParsableCommand {
 
         func run() throws {
             let client = try storage.clickHouseClient()
-            try ClickHouseSchema.create(using: client, cluster: cluster)
+            let pending = try ClickHouseSchema.create(using: client, cluster: cluster)
+            for shard in pending { Terminal.writeError("\(shard)\n") }
             Terminal.write("Created the Tally schema in \(client.database) on \(client.url.absoluteString)\(cluster.map { " (cluster \($0))" } ?? "").\n")
         }
     }

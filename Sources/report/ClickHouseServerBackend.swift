@@ -24,9 +24,10 @@ struct ClickHouseServerBackend: ServerBackend {
         ClickHouseReports(client: client)
     }
 
-    /// Creates the single-server schema when it is missing, as `report ingest` does.
+    /// Creates the single-server schema when it is missing, as `report ingest` does, and names
+    /// on standard error the shards whose repair still waits.
     func makeIngestor() throws -> any ChunkStoring {
-        try ClickHouseSchema.create(using: client)
+        for shard in try ClickHouseSchema.create(using: client) { Terminal.writeError("\(shard)\n") }
         return ClickHouseIngestor(client: client)
     }
 

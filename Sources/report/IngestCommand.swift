@@ -60,7 +60,7 @@ struct IngestCommand: ParsableCommand {
         case .clickhouse:
             do {
                 let client = try storage.clickHouseClient()
-                try ClickHouseSchema.create(using: client)
+                for shard in try ClickHouseSchema.create(using: client) { Terminal.writeError("\(shard)\n") }
                 let clickHouse = ClickHouseIngestor(client: client)
                 clickHouse.rejectedLinesKeptInFull = keepRejected
                 ingestor = clickHouse
