@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS_EACH] [TARGET...]     (default 600 s; targets: line batch gzip body)
 #
 # The targets live outside Package.swift, so `swift build` and `swift test` never see them; this
-# script compiles TallyEvents and TallyStore itself with swiftc into .build-fuzz/. Each run starts
+# script compiles TallyEvents and TallySQLite itself with swiftc into .build-fuzz/. Each run starts
 # from the seed corpus in Fuzz/Corpus/<target> plus what earlier runs found (.build-fuzz/corpus);
 # crashes are written to .build-fuzz/crash-<target>-*. The last lines of each log are the
 # executions and coverage reached (see docs/fuzzing.md).
@@ -23,38 +23,28 @@ out=.build-fuzz
 mkdir -p "$out/corpus"
 root=$(pwd)
 
-cat > "$out/CSQLiteConfig.modulemap" <<MAP
-module CSQLiteConfig {
-    header "$root/Sources/CSQLiteConfig/include/CSQLiteConfig.h"
-    export *
-}
-MAP
 swift_flags=(-swift-version 6 -package-name tally -parse-as-library -g -Onone -sanitize=fuzzer,address
-             -I "$out" -Xcc "-fmodule-map-file=$root/Sources/CSQLite/module.modulemap"
-             -Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap"
-             -Xcc "-fmodule-map-file=$out/CSQLiteConfig.modulemap")
+             -I "$out" -Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap")
 
 # The linker's notes about AddressSanitizer's local symbols are noise.
 quiet() { "$@" 2> >(grep -v "Cannot export local symbol" >&2); }
 
-if [ -z "$(find Sources/TallyEvents Sources/TallyStore Sources/CSQLiteConfig -newer "$out/libTallyStore.a" 2>/dev/null)" ] \
-    && [ -f "$out/libTallyStore.a" ]; then
+if [ -z "$(find Sources/TallyEvents Sources/TallySupport Sources/TallyIngest -newer "$out/libTallyIngest.a" 2>/dev/null)" ] \
+    && [ -f "$out/libTallyIngest.a" ]; then
     echo "the fuzz libraries in $out are up to date" >&2
 else
 echo "building the fuzz libraries in $out" >&2
-clang -c -g -fsanitize=fuzzer-no-link,address -I Sources/CSQLiteConfig/include \
-    Sources/CSQLiteConfig/CSQLiteConfig.c -o "$out/CSQLiteConfig.o"
-swiftc "${swift_flags[@]}" -emit-library -static -emit-module -module-name TallyEvents \
-    -emit-module-path "$out/TallyEvents.swiftmodule" -o "$out/libTallyEvents.a" Sources/TallyEvents/*.swift
-swiftc "${swift_flags[@]}" -emit-library -static -emit-module -module-name TallyStore \
-    -emit-module-path "$out/TallyStore.swiftmodule" -o "$out/libTallyStore.a" $(find Sources/TallyStore -name '*.swift')
+for module in TallyEvents TallySupport TallyIngest; do
+    swiftc "${swift_flags[@]}" -emit-library -static -emit-module -module-name "$module" \
+        -emit-module-path "$out/$module.swiftmodule" -o "$out/lib$module.a" $(find "Sources/$module" -name '*.swift')
+done
 fi
 
 declare -A files=([line]=LineValidator [batch]=BatchSplitter [gzip]=GzipReader [body]=WriteBody)
 for target in "${targets[@]}"; do
     source=Fuzz/Targets/${files[$target]:?unknown target $target}.swift
     quiet swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$source" -o "$out/fuzz-$target" \
-        "$out/libTallyStore.a" "$out/libTallyEvents.a" "$out/CSQLiteConfig.o" -lsqlite3 -lz
+        "$out/libTallyIngest.a" "$out/libTallySupport.a" "$out/libTallyEvents.a" -lz
 done
 
 # Swift's own crash handler reads the stack in a way AddressSanitizer reports; libFuzzer's is enough.

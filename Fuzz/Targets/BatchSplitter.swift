@@ -1,4 +1,4 @@
-import TallyStore
+import TallyIngest
 
 /// libFuzzer entry: a batch file (or NDJSON, as the detector decides) through the reader, the
 /// batch splitter and the re-reading of damaged elements. The first byte picks a small chunk
@@ -10,7 +10,7 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     func records(_ chunk: Int) -> [String]? {
         guard let reader = try? EventFileReader(bytes: input, name: "fuzz.json", chunkSize: chunk, maxRecordBytes: 4096),
-              let validated = try? Ingestor.validate(reader, label: "fuzz.json") else { return nil }
+              let validated = try? ValidatedChunk(reading: reader, label: "fuzz.json") else { return nil }
         return validated.entries.map { entry in
             let outcome = switch entry.result {
             case .success(let event): "ok \(event.idempotencyKey)"

@@ -1,4 +1,4 @@
-import TallyStore
+import TallyIngest
 
 /// libFuzzer entry: arbitrary bytes read as a `.gz` event file (gzip header, members, damage,
 /// truncation), then inflated whole with a limit as a request body is. Errors are fine; traps,

@@ -1,4 +1,4 @@
-import TallyStore
+import TallyIngest
 
 /// libFuzzer entry: a request body as the write endpoints take it (`TallyServer.ingest`):
 /// inflated when gzip (bounded), refused when blank, then read and validated whole before
@@ -13,7 +13,7 @@ public func fuzzBody(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     guard body.contains(where: { !$0.isBlank && $0 != 0x0A }),
           let reader = try? EventFileReader(bytes: body, name: "POST /events", chunkSize: 4096) else { return 0 }
-    guard let validated = try? Ingestor.validate(reader, label: "POST /events") else { return 0 }
+    guard let validated = try? ValidatedChunk(reading: reader, label: "POST /events") else { return 0 }
     for entry in validated.entries where entry.range.upperBound > validated.bytes.count {
         fatalError("an entry outside the body's bytes")
     }

@@ -1,5 +1,5 @@
 import TallyEvents
-import TallyStore
+import TallyIngest
 
 /// One batch of the ClickHouse ingest, prepared while the batch before it is sent: each
 /// family's rows already written as `TabSeparated`, the batch's keys (each once: a key met

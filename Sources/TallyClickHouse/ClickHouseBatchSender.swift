@@ -1,6 +1,6 @@
 import Foundation
 import TallyEvents
-import TallyStore
+import TallyIngest
 import TallySupport
 
 /// Sends prepared batches, one after another: looks up which of a batch's keys are stored,

@@ -1,9 +1,9 @@
 import Foundation
 import TallyEvents
+import TallyIngest
 import TallySupport
-import TallyStore
 
-/// Validates event files with the same code as the SQLite store (`Ingestor.validate`) and
+/// Validates event files with the same code as the SQLite store (`RecordValidator`) and
 /// streams the events to ClickHouse in batches of `TabSeparated` rows; rejected lines never
 /// reach the event tables, they go to `rejected_lines`. While one batch is being sent
 /// (`ClickHouseBatchSender`, on a thread of its own), the next is read, validated and written.
@@ -26,7 +26,7 @@ public final class ClickHouseIngestor {
         IngestCounts(accepted: sender.accepted, duplicates: duplicatesInBatches + sender.duplicates, rejected: rejected)
     }
     /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
-    /// keep their file, line, element and code only, as `Ingestor.rejectedLinesKeptInFull`.
+    /// keep their file, line, element and code only, as the SQLite `Ingestor`.
     public var rejectedLinesKeptInFull = 1000
     private var rawRejectionsLeft = Int.max
     private let sender: ClickHouseBatchSender
@@ -44,7 +44,7 @@ public final class ClickHouseIngestor {
     }
 
     /// Reads one event file (or `-` for stdin) and stores its records; returns this file's counts.
-    public func ingest(file path: String, onRejection: Ingestor.RejectionHandler,
+    public func ingest(file path: String, onRejection: RejectionHandler,
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         rawRejectionsLeft = rejectedLinesKeptInFull
         defer { rawRejectionsLeft = .max }
@@ -53,14 +53,14 @@ public final class ClickHouseIngestor {
 
     /// Reads every record of `reader` and stores them; returns the counts of this input once
     /// every batch is stored.
-    public func ingest(_ reader: EventFileReader, onRejection: Ingestor.RejectionHandler,
+    public func ingest(_ reader: EventFileReader, onRejection: RejectionHandler,
                        onProgress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }) throws -> IngestCounts {
         let before = counts
         var seen = 0
-        var unread: Ingestor.UnreadRemainder?
+        var unread: RecordValidator.UnreadRemainder?
         do {
             try reader.forEachRecord { record in
-                let remainder = try Ingestor.validate(record) { piece, result in
+                let remainder = try RecordValidator.validate(record) { piece, result in
                     let origin = RecordOrigin(file: reader.path, line: piece.line, element: piece.index)
                     switch result {
                     case .failure(let rejection):

@@ -1,6 +1,5 @@
 import TallyEvents
 import TallyQuery
-import TallyStore
 import TallySupport
 
 /// Computes every documented report (`metrics.md`) on a ClickHouse server from the event
@@ -18,12 +17,12 @@ public final class ClickHouseReports: ReportBackend {
     /// Runs saved query `name` with `parameters` bound to its `{name:Type}` placeholders; one
     /// not given throws (strict binding: a misspelled name never reads as "all users").
     func run(_ name: String, _ parameters: [String: QueryValue]) throws -> ClickHouseResult {
-        try client.query(try ClickHouseSQL.bind(try QueryLibrary.clickHouseSQL(name), parameters, strict: true))
+        try client.query(try ClickHouseSQL.bind(try ClickHouseQueries.sql(name), parameters, strict: true))
     }
 
     /// The text of `queries/clickhouse/NAME.sql`.
     public func savedQuery(_ name: String) throws -> String {
-        try QueryLibrary.clickHouseSQL(name)
+        try ClickHouseQueries.sql(name)
     }
 
     /// The rows of `queries/clickhouse/NAME.sql` with `parameters`.

@@ -1,4 +1,4 @@
-import TallyStore
+import TallyIngest
 
 /// Keeps the exposure counts exact at ingest, as the SQLite store's `ExposureRollupWriter` does:
 /// each (page instance, item) counts once, in the groups of its earliest exposure event, and its

@@ -1,4 +1,4 @@
-import TallyStore
+import TallyIngest
 
 /// Keeps the dislike-rate counters exact at ingest, as the SQLite store's `FeedRollupWriter`
 /// does: what is known of each (user, impression) — the groups it was exposed in and its final

@@ -63,7 +63,7 @@ public struct DislikeGrouping: Sendable, Equatable {
     }
 
     /// The `:buckets` parameter of `dislike_rate.sql`: `[[low, high, label], …]`, or nil.
-    var bucketsJSON: String? {
+    package var bucketsJSON: String? {
         guard !buckets.isEmpty else { return nil }
         return "[" + buckets.map { "[\($0.low),\($0.high.map(String.init) ?? "null"),\"\($0.label)\"]" }.joined(separator: ",") + "]"
     }

@@ -1,4 +1,3 @@
-import TallyStore
 
 /// A `material_state` row, or several merged (all users together).
 public struct MaterialState {
@@ -28,7 +27,7 @@ public struct MaterialState {
         }
     }
 
-    var materialId: String
+    package var materialId: String
     var activeSeconds: Int
     var completions: Int
     var last: Newest
@@ -48,24 +47,8 @@ public struct MaterialState {
         self.position = position
     }
 
-    init(row: Statement) {
-        materialId = row.text(1) ?? ""
-        activeSeconds = row.int(3)
-        completions = row.int(4)
-        last = Newest(ts: row.int64(5), seq: row.int64(6), key: row.text(7) ?? "")
-        targetType = row.text(8) ?? "knowledge_source"
-        if let value = row.text(9) {
-            title = (Newest(ts: row.int64(10), seq: row.int64(11), key: row.text(12) ?? ""), value)
-        }
-        if let json = row.text(13) {
-            let progress = row.isNull(14) ? nil : row.double(14)
-            position = (Newest(ts: row.int64(15), seq: row.int64(16), key: row.text(17) ?? ""),
-                        MaterialPosition(json: json, progress: progress))
-        }
-    }
-
     /// Folds another user's row of the same material into this one.
-    mutating func merge(_ other: MaterialState) {
+    package mutating func merge(_ other: MaterialState) {
         activeSeconds += other.activeSeconds
         completions += other.completions
         if other.last.isNewer(than: last) {

@@ -1,6 +1,6 @@
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
 
 /// Turns report values into text: the one entry point of the CLI and the HTTP server.
 ///

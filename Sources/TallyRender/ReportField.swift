@@ -1,6 +1,6 @@
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
 
 /// One named value of a flat report (summary, continue-learning, reading-progress, ingest):
 /// its JSON key, a label for people, the value, and what a terminal shows.

@@ -1,4 +1,5 @@
-import TallyStore
+import TallyIngest
+import TallySQLite
 
 /// The body a write endpoint takes (`api.md`, write side).
 enum BodyShape: Sendable {

@@ -1,4 +1,5 @@
 import TallyEvents
+import TallyQuery
 import TallyRender
 
 /// The OpenAPI document `GET /openapi.json` serves, produced rather than kept by hand: the

@@ -1,3 +1,4 @@
+import TallyQuery
 import TallyRender
 
 /// The methods each path of the API takes, so that another method on a known path is a 405

@@ -1,5 +1,6 @@
+import TallyIngest
 import TallyQuery
-import TallyStore
+import TallySQLite
 
 /// `report serve` over a SQLite store: read-only connections for the readers, one `Ingestor`
 /// for the writer, and `PRAGMA data_version` for the store's version.
@@ -18,7 +19,7 @@ public struct SQLiteServerBackend: ServerBackend {
     }
 
     /// An ingestor over a read-write connection (opening it creates and migrates the store).
-    public func makeIngestor() throws -> any ChunkStoring {
+    public func makeIngestor() throws -> any EventIngesting {
         try Ingestor(store: try EventStore(path: path))
     }
 

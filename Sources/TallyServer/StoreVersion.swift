@@ -1,5 +1,5 @@
 import NIOConcurrencyHelpers
-import TallyStore
+import TallySQLite
 
 /// A number that changes whenever anything commits to the store, this server's writer or
 /// another process (`report ingest`): SQLite's `PRAGMA data_version` read on one connection

@@ -1,5 +1,6 @@
 import Foundation
-import TallyStore
+import TallyIngest
+import TallySQLite
 
 /// The store's one writer: a thread of its own that stores validated request bodies in
 /// arrival order. Bodies that arrive while a commit is under way are stored together and
@@ -21,7 +22,7 @@ final class StoreWriter: @unchecked Sendable {
 
     /// Starts the thread that stores through `ingestor`; `stored` runs after each group was
     /// stored (or failed part way), before any of its requests is answered.
-    init(ingestor: any ChunkStoring, stored: @escaping @Sendable () -> Void) {
+    init(ingestor: any EventIngesting, stored: @escaping @Sendable () -> Void) {
         let ingestor = UncheckedIngestor(ingestor: ingestor)
         let thread = Thread { [self] in
             run(ingestor.ingestor, stored: stored)
@@ -32,7 +33,7 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     private struct UncheckedIngestor: @unchecked Sendable {
-        let ingestor: any ChunkStoring
+        let ingestor: any EventIngesting
     }
 
     /// Stores `chunk` and answers once it is committed.
@@ -64,7 +65,7 @@ final class StoreWriter: @unchecked Sendable {
     /// The writer has stopped: the server is shutting down.
     struct Stopped: Error {}
 
-    private func run(_ ingestor: any ChunkStoring, stored: @Sendable () -> Void) {
+    private func run(_ ingestor: any EventIngesting, stored: @Sendable () -> Void) {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopping {

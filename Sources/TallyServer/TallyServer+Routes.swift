@@ -2,7 +2,7 @@ import Hummingbird
 import NIOCore
 import TallyQuery
 import TallyRender
-import TallyStore
+import TallySQLite
 import TallySupport
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)

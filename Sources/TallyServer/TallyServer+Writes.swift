@@ -1,6 +1,7 @@
 import Hummingbird
 import TallyEvents
-import TallyStore
+import TallyIngest
+import TallySQLite
 import TallySupport
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
@@ -35,7 +36,7 @@ extension TallyServer {
             do {
                 let reader = try EventFileReader(bytes: body, name: label)
                 try shape.check(reader.format)
-                validated = try Ingestor.validate(reader, label: label)
+                validated = try ValidatedChunk(reading: reader, label: label)
             } catch let error as EventFileError {
                 throw APIError.invalidBody("The body cannot be read as events: \(error).")
             }

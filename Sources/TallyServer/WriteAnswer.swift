@@ -1,5 +1,6 @@
 import TallyEvents
-import TallyStore
+import TallyIngest
+import TallySQLite
 
 /// The answer to a write (`api.md`): how many events were stored, which keys were already
 /// stored, and why each rejected record was refused.

@@ -4,7 +4,7 @@
 ///
 /// A backend adapts it to its own way of stopping a statement: SQLite checks `shouldStop()` from
 /// its progress handler and is interrupted through the hook it gives `begin(interrupt:)`
-/// (`StatementInterrupter.run(on:_:)` in TallyStore); ClickHouse sends `timeLimit` as the
+/// (`StatementInterrupter.run(on:_:)` in TallySQLite); ClickHouse sends `timeLimit` as the
 /// server's `max_execution_time`.
 public final class StatementInterrupter: Sendable {
     /// The longest a statement may run; nil for no limit.

@@ -1,7 +1,8 @@
 import TallyClickHouse
+import TallyIngest
 import TallyQuery
+import TallySQLite
 import TallyServer
-import TallyStore
 
 /// `report serve --backend clickhouse`: the reports of `ClickHouseReports`, one
 /// `ClickHouseIngestor` for the server's writer, and a version made of the tables' row counts.
@@ -26,7 +27,7 @@ struct ClickHouseServerBackend: ServerBackend {
 
     /// Creates the single-server schema when it is missing, as `report ingest` does, and names
     /// on standard error the shards whose repair still waits.
-    func makeIngestor() throws -> any ChunkStoring {
+    func makeIngestor() throws -> any EventIngesting {
         for shard in try ClickHouseSchema.create(using: client) { Terminal.writeError("\(shard)\n") }
         return ClickHouseIngestor(client: client)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyQuery
 import TallyRender
 
 /// `report continue`: the material to pick up again.

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import TallyClickHouse
+import TallyIngest
 import TallyRender
-import TallyStore
+import TallySQLite
 
 /// `report ingest FILE... | -`: validate event files and store them, skipping duplicates.
 struct IngestCommand: ParsableCommand {
@@ -47,7 +48,7 @@ struct IngestCommand: ParsableCommand {
                 throw IngestFailure("Cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file").")
             }
         }
-        let ingestor: any FileIngesting
+        let ingestor: any EventIngesting
         switch storage.backend {
         case .sqlite:
             do {

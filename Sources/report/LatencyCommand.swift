@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyQuery
 import TallyRender
 
 /// `report latency --event E --field F --by P`: nearest-rank percentiles.

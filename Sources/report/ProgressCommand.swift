@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyQuery
 import TallyRender
 
 /// `report progress MATERIAL`: how far the reader got.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TallyClickHouse
 import TallyQuery
+import TallySQLite
 
 /// `report query queries/NAME.sql --param name=value`: run a saved query, read-only.
 struct QueryCommand: ParsableCommand {
@@ -48,6 +50,6 @@ struct QueryCommand: ParsableCommand {
         let name = (path.lastPathComponent as NSString).deletingPathExtension
         let isSavedPath = path.pathExtension == "sql" && (path.deletingLastPathComponent as NSString).lastPathComponent == "queries"
         guard isSavedPath || !argument.contains("/") && !argument.hasSuffix(".sql") else { return nil }
-        return QueryLibrary.names.contains(name) || QueryLibrary.clickHouseNames.contains(name) ? name : nil
+        return QueryLibrary.names.contains(name) || ClickHouseQueries.names.contains(name) ? name : nil
     }
 }

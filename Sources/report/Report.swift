@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyQuery
 import TallyRender
 
 /// `report`: load event files into a local store and answer the documented questions.

@@ -4,7 +4,7 @@ import TallyClickHouse
 import TallyEvents
 import TallyQuery
 import TallyRender
-import TallyStore
+import TallySQLite
 
 /// The options every report takes: which store, whose events, when "now" is, which zone, which format.
 struct ReportOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyQuery
 import TallyRender
 
 /// `report summary`: totals, today, the week, streaks, materials.

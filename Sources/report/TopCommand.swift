@@ -1,4 +1,5 @@
 import ArgumentParser
+import TallyQuery
 import TallyRender
 
 /// `report top --event E --by K`: the most frequent values.

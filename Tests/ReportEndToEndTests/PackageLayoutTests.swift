@@ -64,30 +64,37 @@ final class PackageLayoutTests: XCTestCase {
         XCTAssertFalse(declared["TallyClickHouse", default: []].contains("TallyKit"), "the ClickHouse backend must not link the app SDK")
     }
 
-    /// The backend protocol is dialect-neutral: `ReportBackend.swift` (and the interrupter its
-    /// ad hoc SQL takes, in TallySupport) import nothing of the SQLite store.
-    func testTheBackendProtocolDoesNotImportTheSQLiteStore() throws {
-        for path in ["Sources/TallyQuery/ReportBackend.swift", "Sources/TallySupport/StatementInterrupter.swift"] {
-            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
-            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
-            XCTAssertFalse(imports.contains { $0 == "import TallyStore" || $0 == "import CSQLite" }, "\(path): \(imports)")
-        }
-    }
+    /// The modules each source module may import: the data flow of README's "Layout" picture.
+    /// The query layer imports no backend (the backends implement its protocol), the renderer no
+    /// store, the ClickHouse backend nothing of the SQLite one, and only the simulation and the
+    /// executable link the app SDK.
+    static let allowedImports: [String: Set<String>] = [
+        "TallyEvents": [],
+        "TallySupport": ["CZlib"],
+        "TallyKit": ["TallyEvents", "TallySupport", "CZlib"],
+        "TallySimulation": ["TallyEvents", "TallySupport", "TallyKit"],
+        "TallyIngest": ["TallyEvents", "TallySupport", "CZlib"],
+        "TallyQuery": ["TallyEvents", "TallySupport"],
+        "TallySQLite": ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery", "CSQLite", "CSQLiteConfig"],
+        "TallyClickHouse": ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery"],
+        "TallyRender": ["TallyEvents", "TallyIngest", "TallyQuery"],
+        "TallyServer": ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery", "TallySQLite", "TallyRender"],
+        "report": ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery", "TallySQLite", "TallyClickHouse", "TallyRender",
+                   "TallyServer", "TallySimulation"],
+    ]
 
-    /// A report of the catalog's generic path lives in its definition and its SQL only
-    /// (docs/contributing.md): no production file but these three names `retention`.
-    func testRetentionIsItsDefinitionAndItsTwoQueries() throws {
+    func testEachModuleImportsOnlyWhatComesBeforeItInTheDataFlow() throws {
+        let declared = try Self.declaredDependencies()
+        let ownModules = Set(declared.keys)
         let sources = Self.root.appendingPathComponent("Sources")
-        var naming: [String] = []
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            guard ["swift", "sql", "json"].contains(file.pathExtension) else { continue }
-            let text = try String(contentsOf: file, encoding: .utf8)
-            if text.range(of: "retention", options: .caseInsensitive) != nil {
-                naming.append(String(file.path.dropFirst(sources.path.count + 1)))
+        for target in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() where declared[target] != nil {
+            guard target.hasPrefix("Tally") || target == "report" else { continue }
+            guard let allowed = Self.allowedImports[target] else {
+                XCTFail("\(target) has no place in the layout: add it to allowedImports and to README's picture")
+                continue
             }
+            let imported = try Self.imports(under: sources.appendingPathComponent(target)).intersection(ownModules).subtracting([target])
+            XCTAssertEqual(imported.subtracting(allowed).sorted(), [], "\(target) imports modules that come after it in the data flow")
         }
-        XCTAssertEqual(naming.sorted(), ["TallyQuery/queries/clickhouse/retention.sql", "TallyQuery/queries/retention.sql",
-                                         "TallyRender/ReportCatalog.swift"])
     }
 }

@@ -1,3 +1,4 @@
+import TallyQuery
 import TallyRender
 import TallyTestSupport
 import XCTest

@@ -2,7 +2,7 @@ import Foundation
 import TallyClickHouse
 import TallyQuery
 import TallyRender
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// Asks two backends holding the same events every report, in every variant, and compares

@@ -1,7 +1,7 @@
 import Foundation
 import TallyClickHouse
 import TallyQuery
-import TallyStore
+import TallySQLite
 import TallySupport
 import XCTest
 

@@ -1,8 +1,9 @@
 import Foundation
 import TallyClickHouse
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// The ClickHouse backend against a running server (`TALLY_CLICKHOUSE_URL`): the same numbers

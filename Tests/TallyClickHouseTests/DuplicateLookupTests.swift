@@ -1,7 +1,8 @@
 import TallyClickHouse
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// The stored keys are looked up with the batch's keys sent as a table of tab-separated values:

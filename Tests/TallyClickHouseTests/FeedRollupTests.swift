@@ -1,7 +1,7 @@
 import Foundation
 import TallyClickHouse
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// The dislike-rate counters kept at ingest (`impression_states` and the rollups it feeds): a
@@ -70,7 +70,7 @@ final class FeedRollupTests: XCTestCase {
     private func store(_ batches: [[String]], in client: ClickHouseClient) throws {
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        for batch in batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
+        for batch in batches { _ = try ingestor.store(group: [try GroupIngestTests.chunk(batch)]) }
     }
 
     /// Compares `exposures` in every grouping for everyone and each of `users`.
@@ -87,7 +87,7 @@ final class FeedRollupTests: XCTestCase {
     private func sqlite(_ batches: [[String]], in folder: URL) throws -> SQLiteReports {
         let store = try EventStore(path: folder.appendingPathComponent("feed.sqlite").path)
         let ingestor = try Ingestor(store: store)
-        for batch in batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
+        for batch in batches { _ = try ingestor.store(group: [try GroupIngestTests.chunk(batch)]) }
         return SQLiteReports(store: store)
     }
 
@@ -107,7 +107,7 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        for batch in Self.batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
+        for batch in Self.batches { _ = try ingestor.store(group: [try GroupIngestTests.chunk(batch)]) }
 
         XCTAssertEqual(try counters(client), [
             [.text("m-a"), .int(1), .int(1), .int(0), .int(0), .int(0)],
@@ -128,7 +128,7 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        for batch in Self.batches { _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batch)]) }
+        for batch in Self.batches { _ = try ingestor.store(group: [try GroupIngestTests.chunk(batch)]) }
         let kept = try counters(client), keptPerUser = try userCounters(client)
         XCTAssertFalse(keptPerUser.isEmpty)
         // A database made before the counters existed.
@@ -144,7 +144,7 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try client.query("SELECT sum(value) FROM rollup_counters").rows, [[.int(1)]])
 
         // The views feed the remade counters: imp-3 is new.
-        _ = try ingestor.store(group: [try ChunkStoringTests.chunk([
+        _ = try ingestor.store(group: [try GroupIngestTests.chunk([
             Self.feedback("f5", impression: "imp-3", kind: "dislike", reason: "Boring", model: "m-b", position: 3, second: 7),
         ])])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
@@ -212,9 +212,9 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        let body = try ChunkStoringTests.chunk(lines)
+        let body = try GroupIngestTests.chunk(lines)
         // The events and the feed states are stored, their keys are not; then the body comes again.
-        try ChunkStoringTests.failPartWay(ingestor, body, client)
+        try GroupIngestTests.failPartWay(ingestor, body, client)
         _ = try ingestor.store(group: [body])
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
@@ -232,9 +232,9 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        let body = try ChunkStoringTests.chunk(["a", "b", "c"].map { ChunkStoringTests.reading($0) }
+        let body = try GroupIngestTests.chunk(["a", "b", "c"].map { GroupIngestTests.reading($0) }
             + [Self.exposure("x1", impression: "imp-1", model: "m-a", position: 1, page: "pi-1", item: "item-a")])
-        try ChunkStoringTests.failPartWay(ingestor, body, client)
+        try GroupIngestTests.failPartWay(ingestor, body, client)
         _ = try ingestor.store(group: [body])
         // Both event tables are merged before any rollup is remade from them.
         XCTAssertEqual(try client.query("SELECT sum(seconds) FROM reading_daily").rows, [[.int(45)]])
@@ -247,7 +247,7 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(Self.batches[0])])
+        _ = try ingestor.store(group: [try GroupIngestTests.chunk(Self.batches[0])])
         let once = try counters(client), oncePerUser = try userCounters(client)
         // A resend stored the batch's state rows and changes a second time; the run stopped after the mark.
         try client.execute("CREATE TABLE impression_states__rollups_stale (stale UInt8) ENGINE = TinyLog")
@@ -323,10 +323,10 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batches[0])])
+        _ = try ingestor.store(group: [try GroupIngestTests.chunk(batches[0])])
         let shared = "SELECT sum(value) FROM exposure_counters WHERE name = 'pairs_of_several_users'"
         XCTAssertEqual(try client.query(shared).rows, [[.int(1)]], "pi-1, within the batch")
-        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(batches[1])])
+        _ = try ingestor.store(group: [try GroupIngestTests.chunk(batches[1])])
         XCTAssertEqual(try client.query(shared).rows, [[.int(2)]], "pi-2, against the stored pair")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")

@@ -1,7 +1,7 @@
 import Foundation
 import TallyClickHouse
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// A run killed mid-batch (its events stored, their keys not) leaves a store that the next run

@@ -1,7 +1,8 @@
 import TallyClickHouse
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// The ingest reads and writes a batch while the batch before it is being sent: a key of that

@@ -24,7 +24,7 @@ final class RollupTests: XCTestCase {
 
     private func storeThreeReadings(_ client: ClickHouseClient) throws {
         let ingestor = ClickHouseIngestor(client: client)
-        _ = try ingestor.store(group: [try ChunkStoringTests.chunk(["a", "b", "c"].map { ChunkStoringTests.reading($0) })])
+        _ = try ingestor.store(group: [try GroupIngestTests.chunk(["a", "b", "c"].map { GroupIngestTests.reading($0) })])
     }
 
     func testADatabaseWithoutRollupsGetsThemFilledFromItsEventsAndTheViewsKeepThemCurrent() throws {
@@ -46,7 +46,7 @@ final class RollupTests: XCTestCase {
         try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
 
         let before = try seconds(client)
-        _ = try ClickHouseIngestor(client: client).store(group: [try ChunkStoringTests.chunk([ChunkStoringTests.reading("new-one", delta: 7)])])
+        _ = try ClickHouseIngestor(client: client).store(group: [try GroupIngestTests.chunk([GroupIngestTests.reading("new-one", delta: 7)])])
         let after = try seconds(client)
         let expected = before.map { value -> ReportValue in if case .int(let total) = value { .int(total + 7) } else { value } }
         XCTAssertEqual(after, expected, "every rollup takes the new event through its view")
@@ -84,7 +84,7 @@ final class RollupTests: XCTestCase {
         XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5))
         try storeThreeReadings(client)
         XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5), "the events are duplicates")
-        _ = try ClickHouseIngestor(client: client).store(group: [try ChunkStoringTests.chunk([ChunkStoringTests.reading("d", delta: 5)])])
+        _ = try ClickHouseIngestor(client: client).store(group: [try GroupIngestTests.chunk([GroupIngestTests.reading("d", delta: 5)])])
         XCTAssertEqual(try seconds(client), Array(repeating: .int(50), count: 5), "the new view feeds the new table")
     }
 
@@ -93,9 +93,9 @@ final class RollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
-        let body = try ChunkStoringTests.chunk(["a", "b", "c"].map { ChunkStoringTests.reading($0) })
+        let body = try GroupIngestTests.chunk(["a", "b", "c"].map { GroupIngestTests.reading($0) })
         // The events reach their table (and the rollups), their keys do not.
-        try ChunkStoringTests.failPartWay(ingestor, body, client)
+        try GroupIngestTests.failPartWay(ingestor, body, client)
 
         _ = try ingestor.store(group: [body])
         XCTAssertEqual(try seconds(client), Array(repeating: .int(45), count: 5))

@@ -1,5 +1,7 @@
 import Foundation
+import TallyClickHouse
 import TallyQuery
+import TallySQLite
 import XCTest
 
 /// Saved queries pair by name across dialects: `queries/NAME.sql` and
@@ -7,14 +9,14 @@ import XCTest
 /// with `--backend clickhouse` runs the ClickHouse file, never the SQLite one on disk.
 final class SavedQueryPairingTests: XCTestCase {
     func testEverySavedQueryHasItsTwinOrSaysWhyNot() {
-        let sqlite = Set(QueryLibrary.names), clickHouse = Set(QueryLibrary.clickHouseNames)
+        let sqlite = Set(QueryLibrary.names), clickHouse = Set(ClickHouseQueries.names)
         XCTAssertFalse(sqlite.isEmpty)
         for name in sqlite {
-            XCTAssertNotEqual(clickHouse.contains(name), QueryLibrary.withoutClickHouseTwin[name] != nil,
+            XCTAssertNotEqual(clickHouse.contains(name), ClickHouseQueries.withoutClickHouseTwin[name] != nil,
                               "queries/\(name).sql needs queries/clickhouse/\(name).sql or a reason in withoutClickHouseTwin (not both)")
         }
         for name in clickHouse {
-            XCTAssertNotEqual(sqlite.contains(name), QueryLibrary.withoutSQLiteTwin[name] != nil,
+            XCTAssertNotEqual(sqlite.contains(name), ClickHouseQueries.withoutSQLiteTwin[name] != nil,
                               "queries/clickhouse/\(name).sql needs queries/\(name).sql or a reason in withoutSQLiteTwin (not both)")
         }
     }

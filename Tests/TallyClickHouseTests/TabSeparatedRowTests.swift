@@ -1,7 +1,8 @@
 import TallyClickHouse
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// Events travel to ClickHouse as `TabSeparated` rows: text holding tabs, newlines, carriage

@@ -1,6 +1,6 @@
 import Foundation
 import TallyQuery
-import TallyStore
+import TallySQLite
 import TallySupport
 import XCTest
 

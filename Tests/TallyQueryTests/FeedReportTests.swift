@@ -1,4 +1,5 @@
 import TallyQuery
+import TallySQLite
 import XCTest
 
 final class FeedReportTests: XCTestCase {

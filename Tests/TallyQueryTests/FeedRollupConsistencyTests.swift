@@ -1,5 +1,5 @@
 @testable import TallyQuery
-import TallyStore
+import TallySQLite
 import TallyTestSupport
 import XCTest
 

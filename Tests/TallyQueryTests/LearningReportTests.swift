@@ -1,5 +1,6 @@
 import TallyEvents
 import TallyQuery
+import TallySQLite
 import XCTest
 
 final class LearningReportTests: XCTestCase {

@@ -1,6 +1,7 @@
 import TallyEvents
 import TallyQuery
 import TallyRender
+import TallySQLite
 import XCTest
 
 final class RetentionReportTests: XCTestCase {

@@ -1,5 +1,7 @@
 import Foundation
-import TallyStore
+import TallyIngest
+import TallySQLite
+import TallyTestSupport
 
 /// A throwaway store filled with JSON lines through the real ingest path.
 final class StoreFixture {
@@ -11,14 +13,11 @@ final class StoreFixture {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try EventStore(path: directory.appendingPathComponent("q.sqlite").path)
         let ingestor = try Ingestor(store: store, batchSize: batchSize)
-        for (index, line) in lines.enumerated() {
-            var text = line
-            let outcome = try text.withUTF8 { try ingestor.add(UnsafeRawBufferPointer($0), origin: RecordOrigin(file: "fixture", line: index + 1)) }
+        for outcome in try ingestor.store(lines: lines, file: "fixture", groupSize: batchSize) {
             if case .rejected(let rejection) = outcome {
                 throw rejection
             }
         }
-        try ingestor.commit()
     }
 
     deinit {

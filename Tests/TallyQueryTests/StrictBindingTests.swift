@@ -1,5 +1,5 @@
 import TallyQuery
-import TallyStore
+import TallySQLite
 import XCTest
 
 /// The report queries bind strictly: a parameter the SQL names but the caller did not give

@@ -1,6 +1,7 @@
 import TallyEvents
+import TallyIngest
 import TallyQuery
-import TallyStore
+import TallySQLite
 import TallyTestSupport
 
 /// Report values built by hand, with no clock: the inputs of the golden tests.

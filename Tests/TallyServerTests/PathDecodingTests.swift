@@ -2,9 +2,9 @@ import Foundation
 import HummingbirdTesting
 import TallyQuery
 import TallyRender
-import TallyStore
-import Testing
+import TallySQLite
 @testable import TallyServer
+import Testing
 
 @Suite struct PathDecodingTests {
     /// A material id in the path is percent-decoded before it is asked for: a space, a `/`

@@ -3,9 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import TallyQuery
 import TallyRender
-import TallyStore
-import Testing
+import TallySQLite
 @testable import TallyServer
+import Testing
 
 @Suite struct ReadEndpointTests {
     private static let events = (0..<12).map {

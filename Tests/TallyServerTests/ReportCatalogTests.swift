@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TallyQuery
 import TallyRender
-import Testing
 @testable import TallyServer
+import Testing
 
 /// Every report of `ReportCatalog` is served, takes only GET (405 otherwise), and is in the
 /// OpenAPI document, which is the one generated from the catalog.

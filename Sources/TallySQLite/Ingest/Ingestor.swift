@@ -1,0 +1,164 @@
+import TallyEvents
+import TallyIngest
+
+/// Validates records and stores them in batches: each batch, its rollups and its rejected
+/// lines commit in one transaction, so a crash at any moment leaves the store consistent and
+/// re-running the same input converges (stored events come back as duplicates).
+public final class Ingestor {
+    let database: Database
+    private let events: EventWriter
+    private let rollups: RollupWriter
+    private let rejectedLines: Statement
+    let batchSize: Int
+    private var batch = RollupBatch()
+    private var inTransaction = false
+    /// The chunks stored by `store(_:onOutcome:)` since the last commit, with what the claims of their
+    /// keys found: their rollups are added up from them here only when the reading thread's
+    /// could not be used (`commit(rollupsAhead:)`).
+    private var aheadChunks: [(chunk: ValidatedChunk, claimed: [Bool])] = []
+    /// Whether every valid record of `aheadChunks` was new.
+    private var aheadAllNew = true
+    /// Counts since this ingestor was created.
+    public private(set) var counts = IngestCounts()
+    /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
+    /// keep their file, line, element and code only (`message` and `raw` empty), so a file of
+    /// garbage cannot blow up the store. Request bodies, bounded in size, are always kept whole.
+    public var rejectedLinesKeptInFull = 1000
+    /// Whole rejected lines the current file may still keep.
+    var rawRejectionsLeft = Int.max
+
+    /// Creates an ingestor writing into `store`, committing every `batchSize` records.
+    public init(store: EventStore, batchSize: Int = 20_000) throws {
+        database = store.database
+        events = try EventWriter(database: database)
+        rollups = try RollupWriter(database: database)
+        rejectedLines = try database.prepare("""
+            INSERT OR IGNORE INTO rejected_lines (file, line, element, code, field, message, event_key, raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        self.batchSize = batchSize
+    }
+
+    /// Stores the records of a validated chunk in order in the open batch, telling `onOutcome`
+    /// what happened to each: the chunk's keys are claimed first, in key order
+    /// (`EventWriter.claim`), then its rows are written. Its events' rollups are left to
+    /// `commit(rollupsAhead:)`, which commits the batch with the rollups added up beforehand
+    /// (by the reading thread, for a file), so that no key is ever committed without its event.
+    func store(_ chunk: ValidatedChunk, onOutcome: (ValidatedChunk.Entry, IngestOutcome) throws -> Void) throws {
+        try begin()
+        let claimed = try events.claim(chunk)
+        try chunk.bytes.withUnsafeBufferPointer { bytes in
+            for (i, entry) in chunk.entries.enumerated() {
+                let raw = UnsafeBufferPointer(rebasing: bytes[entry.range])
+                let outcome = try keep(entry.result, raw: raw, origin: entry.origin, claimed: claimed[i], localDate: entry.localDate)
+                if case .duplicate = outcome { aheadAllNew = false }
+                try onOutcome(entry, outcome)
+            }
+        }
+        aheadChunks.append((chunk, claimed))
+    }
+
+    /// Commits the chunks stored by `store(_:onOutcome:)` since the last commit. `rollups` are theirs as
+    /// the reading thread added them up, every valid record taken as new: they are written as
+    /// they are when that held; when some record was stored already (a file sent again) the
+    /// rollups of the events actually stored are added up here instead, as `add` does.
+    func commit(rollupsAhead rollups: RollupBatch) throws {
+        if aheadAllNew && batch.isEmpty {
+            batch = rollups
+            aheadChunks = []
+        }
+        try commit()
+    }
+
+    /// Adds the rollups of the events of `aheadChunks` that were new to the batch.
+    private func addAheadRollups() {
+        for (chunk, claimed) in aheadChunks {
+            for (i, entry) in chunk.entries.enumerated() where claimed[i] {
+                if case .success(let event) = entry.result {
+                    batch.add(event, localDate: entry.localDate)
+                }
+            }
+        }
+        aheadChunks = []
+        aheadAllNew = true
+    }
+
+    private func begin() throws {
+        if !inTransaction {
+            try database.execute("BEGIN IMMEDIATE")
+            inTransaction = true
+        }
+    }
+
+    /// Stores one record in the open transaction; `claimed` says whether its key was new when
+    /// it was claimed, `localDate` is the event's.
+    private func keep(_ result: Result<Event, EventRejection>, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin,
+                      claimed: Bool, localDate: String) throws -> IngestOutcome {
+        let outcome: IngestOutcome
+        switch result {
+        case .failure(let rejection):
+            try keepRejected(rejection, raw: raw, origin: origin)
+            counts.rejected += 1
+            outcome = .rejected(rejection)
+        case .success(let event):
+            if try events.insert(event, localDate: localDate, claimed: claimed) {
+                counts.accepted += 1
+                outcome = .accepted(key: event.idempotencyKey)
+            } else {
+                counts.duplicates += 1
+                outcome = .duplicate(key: event.idempotencyKey)
+            }
+        }
+        return outcome
+    }
+
+    /// Passes over the stored exposure pairs made so far for pairs that moved to another group.
+    var passesOverExposurePairs: Int { rollups.passesOverExposurePairs }
+
+    /// Writes the rollups of the current batch and commits it.
+    public func commit() throws {
+        guard inTransaction else { return }
+        addAheadRollups()
+        do {
+            if !batch.isEmpty {
+                try rollups.write(batch)
+            }
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            inTransaction = false
+            rollups.forget()
+            batch = RollupBatch()
+            throw error
+        }
+        inTransaction = false
+        batch = RollupBatch()
+    }
+
+    /// Drops the uncommitted batch (after an error the caller reports); counts are not rewound.
+    public func rollback() {
+        guard inTransaction else { return }
+        try? database.execute("ROLLBACK")
+        inTransaction = false
+        rollups.forget()
+        batch = RollupBatch()
+        aheadChunks = []
+        aheadAllNew = true
+    }
+
+    private func keepRejected(_ rejection: EventRejection, raw: UnsafeBufferPointer<UInt8>, origin: RecordOrigin) throws {
+        let s = rejectedLines
+        let whole = rawRejectionsLeft > 0
+        if whole { rawRejectionsLeft -= 1 }
+        s.bind(origin.file, at: 1)
+        s.bind(Int64(origin.line), at: 2)
+        s.bind(origin.element.map(Int64.init), at: 3)
+        s.bind(rejection.code.rawValue, at: 4)
+        s.bind(whole ? rejection.field : nil, at: 5)
+        s.bind(whole ? rejection.message : "", at: 6)
+        s.bind(whole ? rejection.eventKey : nil, at: 7)
+        s.bindText(whole ? raw : UnsafeBufferPointer(start: nil, count: 0), at: 8)
+        try s.step()
+        s.reset()
+    }
+}

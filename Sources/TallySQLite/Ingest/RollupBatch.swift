@@ -1,0 +1,174 @@
+import TallyEvents
+import TallyIngest
+
+/// The rollup changes of the events accepted since the last commit, merged in memory so that
+/// a batch of thousands of events costs a handful of upserts (written by `RollupWriter`).
+struct RollupBatch {
+    struct UserDateMaterial: Hashable {
+        var user: String
+        var date: String
+        var material: String
+    }
+
+    struct DateMaterial: Hashable {
+        var date: String
+        var material: String
+    }
+
+    struct UserMaterial: Hashable {
+        var user: String
+        var material: String
+    }
+
+    struct ImpressionGroup: Hashable {
+        var user: String
+        var impression: String
+        var modelInfo: String?
+        var feedPosition: Int?
+    }
+
+    struct EventUser: Hashable {
+        var eventName: String
+        var user: String
+    }
+
+    struct Activity {
+        var seconds = 0
+        var events = 0
+    }
+
+    struct MaterialDelta {
+        var activity = Activity()
+        var completions = 0
+        var last: OrderKey
+        var targetType: String
+        var title: (order: OrderKey, value: String)?
+        var position: (order: OrderKey, json: String, progress: Double?)?
+    }
+
+    struct UserDelta {
+        var last: OrderKey
+        var timezoneOffsetMinutes: Int
+    }
+
+    struct Reaction {
+        var order: OrderKey
+        var kind: String
+        var reason: String?
+        var modelInfo: String
+        var feedPosition: Int
+    }
+
+    typealias FirstExposure = TallyIngest.FirstExposure
+
+    var daily: [UserDateMaterial: Activity] = [:]
+    var dailyAll: [DateMaterial: Activity] = [:]
+    var materials: [UserMaterial: MaterialDelta] = [:]
+    var users: [String: UserDelta] = [:]
+    var reactions: [UserImpression: Reaction] = [:]
+    var impressionGroups: Set<ImpressionGroup> = []
+    var firstExposures: [PageItem: FirstExposure] = [:]
+    var eventUsers: [EventUser: Int] = [:]
+    /// `firstExposures` as exposure-count changes when every pair is new (`planExposures()`).
+    var exposurePlan: ExposurePlan?
+
+    var isEmpty: Bool {
+        daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
+            && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty
+    }
+
+    /// Computes `exposurePlan` from the batch's pairs (on the reading thread, once the batch is whole).
+    mutating func planExposures() {
+        exposurePlan = ExposurePlan(firstExposures)
+    }
+
+    /// Merges in every valid record of `chunk`, each taken as new.
+    mutating func add(_ chunk: ValidatedChunk) {
+        for entry in chunk.entries {
+            if case .success(let event) = entry.result {
+                add(event, localDate: entry.localDate)
+            }
+        }
+    }
+
+    /// Merges in one accepted event of any family (`localDate` is its local date).
+    mutating func add(_ event: Event, localDate: String) {
+        switch event {
+        case .reading(let e): add(e, localDate: localDate)
+        case .feedback(let e): add(e)
+        case .exposure(let e): add(e, localDate: localDate)
+        case .observability(let e): add(e)
+        }
+    }
+
+    mutating func add(_ event: ReadingEvent, localDate: String) {
+        let user = event.common.userId
+        let seconds = event.activeSecondsDelta
+        daily[UserDateMaterial(user: user, date: localDate, material: event.materialId), default: Activity()]
+            .add(seconds: seconds)
+        dailyAll[DateMaterial(date: localDate, material: event.materialId), default: Activity()].add(seconds: seconds)
+
+        let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: event.sequence ?? 0, key: event.eventId)
+        let key = UserMaterial(user: user, material: event.materialId)
+        var delta = materials[key] ?? MaterialDelta(last: order, targetType: event.targetType.rawValue)
+        delta.activity.add(seconds: seconds)
+        if event.kind == .markedAsRead { delta.completions += 1 }
+        if delta.last <= order {
+            delta.last = order
+            delta.targetType = event.targetType.rawValue
+        }
+        if let title = event.title, delta.title.map({ $0.order < order }) ?? true {
+            delta.title = (order, title)
+        }
+        if let position = event.positionJSON, delta.position.map({ $0.order < order }) ?? true {
+            delta.position = (order, position, event.progress)
+        }
+        materials[key] = delta
+
+        if users[user].map({ $0.last < order }) ?? true {
+            users[user] = UserDelta(last: order, timezoneOffsetMinutes: event.common.timezoneOffsetMinutes)
+        }
+    }
+
+    mutating func add(_ event: ObservabilityEvent) {
+        eventUsers[EventUser(eventName: event.eventName, user: event.common.userId), default: 0] += 1
+    }
+
+    mutating func add(_ event: FeedbackEvent) {
+        let key = UserImpression(user: event.common.userId, impression: event.impressionId)
+        let order = OrderKey(timestampMs: event.timestampMs, sequence: 0, key: event.id)
+        if reactions[key].map({ $0.order < order }) ?? true {
+            reactions[key] = Reaction(order: order, kind: event.kind.rawValue, reason: event.reason,
+                                      modelInfo: event.modelInfo, feedPosition: event.feedPosition)
+        }
+    }
+
+    mutating func add(_ event: ExposureEvent, localDate: String) {
+        if let impression = event.impressionId {
+            impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
+                                                    modelInfo: event.modelInfo, feedPosition: event.feedPosition))
+        }
+        let key = PageItem(pageInstance: event.pageInstanceId, item: event.itemId)
+        let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
+        let incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
+                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 0)
+        Self.merge(incoming, into: &firstExposures[key, default: incoming])
+    }
+
+    /// Counts one more event of a pair, which becomes its first when it is earlier (one hash
+    /// lookup per event: the pair is updated in place).
+    private static func merge(_ incoming: FirstExposure, into first: inout FirstExposure) {
+        let events = first.events + 1
+        if incoming.order < first.order {
+            first = incoming
+        }
+        first.events = events
+    }
+}
+
+extension RollupBatch.Activity {
+    mutating func add(seconds: Int) {
+        self.seconds += seconds
+        events += 1
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import TallyEvents
+import TallyQuery
+
+extension SQLiteReports {
+    /// Dislike rate with its Wilson 95 % interval per group; `topReasons` adds the K most
+    /// frequent reasons of final dislikes per group.
+    ///
+    /// The per-group counters kept at ingest answer it, summed into coarser groups while no
+    /// impression appears in more than one group; otherwise, and for one `user`, the events do.
+    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0, user: String? = nil) throws -> GroupedReport {
+        let parameters: [String: QueryValue] = [
+            "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
+            "buckets": QueryValue(grouping.bucketsJSON), "user": QueryValue(user),
+        ]
+        var spanning: Int64 = 0
+        try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
+        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
+        let fromCounters = user == nil && (fine || spanning == 0)
+        var reasons: [[SQLValue]: [(String, Int64)]] = [:]
+        if topReasons > 0 {
+            try run(fromCounters ? "dislike_reasons" : "dislike_reasons_scan", parameters) { row in
+                let group = [row.value(0), row.value(1)]
+                if reasons[group, default: []].count < topReasons {
+                    reasons[group, default: []].append((row.text(2) ?? "", row.int64(3)))
+                }
+            }
+        }
+        let columns = ReportLogic.dislikeColumns(grouping, topReasons: topReasons)
+        var rows: [[ReportValue]] = []
+        try run(fromCounters ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
+            var values: [ReportValue] = []
+            if grouping.byModel { values.append(ReportValue(row.value(0))) }
+            if grouping.byPosition { values.append(ReportValue(row.value(1))) }
+            values += ReportLogic.dislikeMeasures(exposures: row.int64(2), likes: row.int64(3), dislikes: row.int64(4),
+                                           feedbackWithoutExposure: row.int64(5))
+            if topReasons > 0 {
+                values.append(ReportLogic.reasonsJSON(reasons[[row.value(0), row.value(1)]] ?? []))
+            }
+            rows.append(values)
+        }
+        return GroupedReport(columns: columns, rows: rows)
+    }
+
+    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the rows
+    /// kept at ingest, or from the events for one `user`.
+    public func exposures(by grouping: ExposureGrouping, user: String? = nil) throws -> GroupedReport {
+        var rows: [[ReportValue]] = []
+        try run(user == nil ? "exposures" : "exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)]) { row in
+            rows.append([ReportValue(row.value(0)), .int(row.int64(1)), .int(row.int64(2)), .int(row.int64(3)), .int(row.int64(4))])
+        }
+        return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
+    }
+}
