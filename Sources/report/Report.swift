@@ -8,7 +8,7 @@ struct Report: AsyncParsableCommand {
         commandName: "report",
         abstract: "Turn app events into answers: ingest event files, then ask for reports.",
         discussion: """
-            The store is a SQLite file (--db, $TALLY_DB, else ./tally.sqlite). Every number is defined \
+            The store is a SQLite file (--db, \(StoreFile.defaultHelp)). Every number is defined \
             in the spec's metrics.md; docs/decisions.md says what Tally does where it is silent.
             """,
         subcommands: [IngestCommand.self]
