@@ -54,13 +54,21 @@ public enum ReportCatalog {
                         summary: "Dislike rate by model version and feed position, with its Wilson 95 % interval.", schema: "Rows"),
         parameters: [
             .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position"), description: "Group keys."),
-            .init(name: "positionBuckets", kind: .pattern("^(0|[1-9][0-9]{0,5})-$"), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-."),
+            .init(name: "positionBuckets", kind: .pattern(bucketsPattern), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-."),
             .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group."),
         ]) { arguments in
             let buckets = try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
             return .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: buckets),
                                 topReasons: arguments[int: "topReasons"])
         }
+
+    /// What `DislikeGrouping.buckets` takes, as a pattern: ranges `low-high` or `low-` joined by
+    /// commas, with spaces around the numbers (whether the ranges ascend without overlapping is
+    /// left to it). `0-4,5-9,10-` is one.
+    static let bucketsPattern: String = {
+        let range = #"\s*\+?[0-9]+\s*-\s*(\+?[0-9]+\s*)?"#
+        return "^,*\(range)(,+\(range))*,*$"
+    }()
 
     /// `exposures --by B`, `GET /feed/exposures?by=B`.
     public static let exposures = ReportDefinition(
