@@ -73,21 +73,4 @@ final class PackageLayoutTests: XCTestCase {
             XCTAssertFalse(imports.contains { $0 == "import TallyStore" || $0 == "import CSQLite" }, "\(path): \(imports)")
         }
     }
-
-    /// A report of the catalog's generic path lives in its definition and its SQL only
-    /// (docs/contributing.md): no production file but these three names `retention`.
-    func testRetentionIsItsDefinitionAndItsTwoQueries() throws {
-        let sources = Self.root.appendingPathComponent("Sources")
-        var naming: [String] = []
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            guard ["swift", "sql", "json"].contains(file.pathExtension) else { continue }
-            let text = try String(contentsOf: file, encoding: .utf8)
-            if text.range(of: "retention", options: .caseInsensitive) != nil {
-                naming.append(String(file.path.dropFirst(sources.path.count + 1)))
-            }
-        }
-        XCTAssertEqual(naming.sorted(), ["TallyQuery/queries/clickhouse/retention.sql", "TallyQuery/queries/retention.sql",
-                                         "TallyRender/ReportCatalog.swift"])
-    }
 }
