@@ -67,7 +67,7 @@ let package = Package(
             "TallyServer", "TallyRender", "TallyQuery", "TallySQLite", "TallyIngest", "TallySupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyQuery", "TallyRender", "TallySupport", "TallyTestSupport"]),
+        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyQuery", "TallyRender", "TallyServer", "TallySupport", "TallyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,8 @@ import TallyQuery
 
 /// Every report, in the order `report --help` and the OpenAPI document list them. A new report
 /// is one entry here (answered through the generic path: its `rows` over the backend's saved
-/// queries), its SQL per dialect and its test (`docs/contributing.md`).
+/// queries), its SQL per dialect, its subcommand in `Sources/report` and its test
+/// (`docs/contributing.md`).
 public enum ReportCatalog {
     /// All the reports.
     public static let all: [ReportDefinition] = [
@@ -45,7 +46,7 @@ public enum ReportCatalog {
         name: "progress", abstract: "Reading progress of one material.",
         endpoint: .init(path: "/materials/{materialId}/reading-progress", operationId: "readingProgress",
                         summary: "Reading progress of one material.", schema: "ReadingProgress"),
-        parameters: [.init(name: "materialId", kind: .path, description: "The material.")]) { .progress(materialId: $0[text: "materialId"] ?? "") }
+        parameters: [.init(name: "materialId", kind: .path, description: "The material.", help: "The materialId.")]) { .progress(materialId: $0[text: "materialId"] ?? "") }
 
     /// `dislike-rate`, `GET /feed/dislike-rate`.
     public static let dislikeRate = ReportDefinition(
@@ -53,20 +54,34 @@ public enum ReportCatalog {
         endpoint: .init(path: "/feed/dislike-rate", operationId: "dislikeRate",
                         summary: "Dislike rate by model version and feed position, with its Wilson 95 % interval.", schema: "Rows"),
         parameters: [
-            .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position"), description: "Group keys."),
-            .init(name: "positionBuckets", kind: .pattern("^(0|[1-9][0-9]{0,5})-$"), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-."),
-            .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group."),
+            .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position",
+                                            check: { _ = try DislikeGrouping(by: $0) }),
+                  description: "Group keys.", help: "model, position or model,position."),
+            .init(name: "positionBuckets", kind: .pattern(bucketsPattern, check: { _ = try DislikeGrouping.buckets($0) }),
+                  description: "Feed positions grouped into ranges, such as 0-4,5-9,10-.",
+                  help: "Group positions into ranges, such as 0-4,5-9,10-.", valueName: "ranges"),
+            .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group.",
+                  help: "Add the K most frequent reasons of final dislikes per group.", valueName: "K"),
         ]) { arguments in
             let buckets = try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
             return .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: buckets),
                                 topReasons: arguments[int: "topReasons"])
         }
 
+    /// What `DislikeGrouping.buckets` takes, as a pattern: ranges `low-high` or `low-` joined by
+    /// commas, with spaces around the numbers (whether the ranges ascend without overlapping is
+    /// left to it). `0-4,5-9,10-` is one.
+    static let bucketsPattern: String = {
+        let range = #"\s*\+?[0-9]+\s*-\s*(\+?[0-9]+\s*)?"#
+        return "^,*\(range)(,+\(range))*,*$"
+    }()
+
     /// `exposures --by B`, `GET /feed/exposures?by=B`.
     public static let exposures = ReportDefinition(
         name: "exposures", abstract: "Exposure counts by day, page, item, model or position.",
         endpoint: .init(path: "/feed/exposures", operationId: "exposures", summary: "Exposure counts, one per page instance and item.", schema: "Rows"),
-        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day"), description: "The group key.")]) {
+        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day", check: { _ = try ExposureGrouping(by: $0) }),
+                           description: "The group key.", help: "day, page, item, model or position.")]) {
             .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"))
         }
 
@@ -77,8 +92,10 @@ public enum ReportCatalog {
                         summary: "Nearest-rank p50, p90, p99 and max of a numeric property, per group.", schema: "Rows"),
         parameters: [
             .init(name: "event", kind: .text(required: true, default: nil), description: "The event name, such as view_loaded."),
-            .init(name: "field", kind: .text(required: true, default: nil), description: "The numeric property, such as load_duration_ms."),
-            .init(name: "by", kind: .text(required: false, default: "appVersion"), description: "The property to group by (default: appVersion)."),
+            .init(name: "field", kind: .text(required: true, default: nil), description: "The numeric property, such as load_duration_ms.",
+                  help: "The numeric property measured, such as load_duration_ms."),
+            .init(name: "by", kind: .text(required: false, default: "appVersion"), description: "The property to group by (default: appVersion).",
+                  help: "The property to group by, such as app_version (appVersion falls back to the event's own)."),
         ]) { .latency(event: $0[text: "event"] ?? "", field: $0[text: "field"] ?? "", by: $0[text: "by"] ?? "appVersion") }
 
     /// `top --event E --by K --limit N` (no endpoint).
