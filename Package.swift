@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "TallyIngest", dependencies: ["TallyEvents", "TallySupport", "CZlib"]),
         .target(name: "TallyQuery", dependencies: ["TallyEvents", "TallySupport"]),
         .target(name: "TallySQLite", dependencies: ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery", "CSQLite", "CSQLiteConfig"],
-                resources: [.copy("queries")]),
+                exclude: ["queries/clickhouse"], resources: [.copy("queries")]),
         .target(name: "TallyClickHouse", dependencies: ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery"],
                 resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyEvents", "TallyIngest", "TallyQuery"]),
