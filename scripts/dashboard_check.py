@@ -3,6 +3,10 @@
 shows the numbers the JSON API gives: the summary cards, the 7-day trend, every heatmap cell's
 level and seconds, and the dislike-rate rows. Saves a screenshot.
 
+The server runs with a read token and a write-only token (`--token-file`): the page must ask for
+a token when it has none, and again when it has one without the read scope, before it is given
+the read token (in the URL fragment, which the page keeps for the session).
+
   scripts/dashboard_check.py [--bin .build/debug/report] [--screenshot bench-out/dashboard.png]
 
 Starts the server itself over the sample data on a free loopback port and stops it (SIGTERM)
@@ -12,6 +16,7 @@ import argparse
 import glob
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -59,7 +64,11 @@ def main():
     work = tempfile.mkdtemp(prefix="tally-dashboard-")
     db = os.path.join(work, "sample.sqlite")
     subprocess.run([args.bin, "ingest", *SAMPLE, "--db", db], check=True, capture_output=True)
-    server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    read_token, write_token = secrets.token_hex(16), secrets.token_hex(16)
+    token_file = os.path.join(work, "tokens")
+    with open(token_file, "w") as handle:
+        handle.write(f"# scopes token\nread {read_token}\nwrite {write_token}\n")
+    server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", "0", "--token-file", token_file], stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline().strip()
         if not line.startswith("listening on "):
@@ -67,7 +76,8 @@ def main():
         base = line[len("listening on "):]
 
         def api(path):
-            with urllib.request.urlopen(base + path, timeout=30) as response:
+            request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {read_token}"})
+            with urllib.request.urlopen(request, timeout=30) as response:
                 return json.load(response)
 
         query = f"user={args.user}&now={NOW}"
@@ -76,14 +86,32 @@ def main():
         heatmap = api(f"/activity/heatmap?days=365&{query}")
         dislikes = api(f"/feed/dislike-rate?{query}")
 
-        page = f"{base}/#user={args.user}&now={NOW}"
-        dom = browse(page, "--dump-dom")
-        if dom.returncode != 0:
-            sys.exit(f"chromium failed: {dom.stderr[-2000:]}")
-        parsed = Elements()
-        parsed.feed(dom.stdout)
-        elements = parsed.elements
         problems = []
+
+        def rendered(url):
+            dom = browse(url, "--dump-dom")
+            if dom.returncode != 0:
+                sys.exit(f"chromium failed: {dom.stderr[-2000:]}")
+            parsed = Elements()
+            parsed.feed(dom.stdout)
+            return parsed.elements, dom.stdout
+
+        def prompted(name, url, reason):
+            elements, text = rendered(url)
+            body = next((attrs for tag, attrs in elements if tag == "body"), {})
+            form = next((attrs for tag, attrs in elements if attrs.get("id") == "token-form"), None)
+            if body.get("data-ready") != "token" or form is None or "hidden" in form:
+                problems.append(f"{name}: the page does not ask for a token (data-ready={body.get('data-ready')!r}, form {form!r})")
+            if any("data-key" in attrs for tag, attrs in elements):
+                problems.append(f"{name}: the page shows numbers without a read token")
+            if reason not in text:
+                problems.append(f"{name}: the page does not say {reason!r}")
+
+        prompted("no token", f"{base}/#user={args.user}&now={NOW}", "needs a read token")
+        prompted("write-only token", f"{base}/#token={write_token}&user={args.user}&now={NOW}", "does not have the read scope")
+
+        page = f"{base}/#token={read_token}&user={args.user}&now={NOW}"
+        elements, _ = rendered(page)
 
         body = next((attrs for tag, attrs in elements if tag == "body"), {})
         if body.get("data-ready") != "1":
@@ -121,7 +149,7 @@ def main():
         if shot.returncode != 0 or not os.path.exists(args.screenshot):
             problems.append(f"no screenshot: {shot.stderr[-500:]}")
 
-        print(f"dashboard at {page}: {len(cards)} cards, {len(bars)} trend bars, {len(cells)} heatmap cells, "
+        print(f"dashboard at {base}/ (asked for a token without one and with a write-only one): {len(cards)} cards, {len(bars)} trend bars, {len(cells)} heatmap cells, "
               f"{len(rows)} dislike rows; screenshot {args.screenshot}")
         for problem in problems:
             print("MISMATCH", problem)
