@@ -67,6 +67,7 @@ public struct AccessToken: Sendable {
         /// What is wrong.
         public let message: String
 
+        /// `FILE, line N, FIELD: what is wrong.`
         public var description: String { "\(source), line \(line), \(field): \(message)." }
     }
 }
