@@ -1,5 +1,4 @@
 import TallyEvents
-import TallyQuery
 
 /// Every report, in the order `report --help` and the OpenAPI document list them. A new report
 /// is one entry here (answered through the generic path: its `rows` over the backend's saved

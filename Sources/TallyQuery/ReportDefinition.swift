@@ -1,5 +1,4 @@
 import TallyEvents
-import TallyQuery
 
 /// One report, defined once: its subcommand's name and abstract, its endpoint, its typed
 /// parameters with their defaults and checks, and how its question is built from their values.

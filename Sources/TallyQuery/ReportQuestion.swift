@@ -1,4 +1,3 @@
-import TallyQuery
 
 /// A question the report layer answers, with everything but the context (`ReportContext`):
 /// what `report <command>` and the HTTP API's GET endpoints both ask, so that both answer it
