@@ -1,4 +1,3 @@
-
 /// A question the report layer answers, with everything but the context (`ReportContext`):
 /// what `report <command>` and the HTTP API's GET endpoints both ask, so that both answer it
 /// through `ReportBackend.answer(_:context:renderer:format:)` and print the same bytes.
