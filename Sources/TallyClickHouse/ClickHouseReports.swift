@@ -45,6 +45,9 @@ public final class ClickHouseReports: ReportBackend {
         if let limit = interrupter?.timeLimit {
             settings["max_execution_time"] = String(max(1, Int((Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18).rounded(.up))))
         }
+        let limits = interrupter?.limits ?? .none
+        if let maxRows = limits.maxRows { settings["max_result_rows"] = String(maxRows) }
+        if let maxBytes = limits.maxBytes { settings["max_result_bytes"] = String(maxBytes) }
         let result: ClickHouseResult
         do {
             result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: settings)
@@ -54,6 +57,10 @@ public final class ClickHouseReports: ReportBackend {
             throw AdHocRefused(reason: "settings cannot be changed in ad hoc SQL")
         } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") {
             throw QueryError.writeRefused(sql)
+        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 396,") {
+            // "Limit for result exceeded, max rows: …" or "… max bytes: …".
+            if message.contains("max rows"), let maxRows = limits.maxRows { throw StatementInterrupted(cause: .rows(maxRows)) }
+            throw StatementInterrupted(cause: .bytes(limits.maxBytes ?? 0))
         } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 159,") && interrupter?.timeLimit != nil {
             throw StatementInterrupted(cause: .timeLimit(interrupter?.timeLimit ?? .zero))
         }

@@ -10,7 +10,8 @@ extension JSONValue {
         return out
     }
 
-    private func write(into out: inout String, depth: Int) {
+    /// Appends the text of the value as it is laid out at `depth` (0 for a whole document).
+    func write(into out: inout String, depth: Int) {
         switch self {
         case .null:
             out += "null"
