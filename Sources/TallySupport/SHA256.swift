@@ -14,11 +14,15 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hex digits.
     public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var w = [UInt32](repeating: 0, count: 64)
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        let w = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+        defer { w.deallocate() }
         let whole = bytes.count / 64 * 64
-        for start in stride(from: 0, to: whole, by: 64) {
-            compress(&h, &w, UnsafeRawBufferPointer(rebasing: bytes[start..<start + 64]))
+        if let base = bytes.baseAddress {
+            for start in stride(from: 0, to: whole, by: 64) {
+                compress(&h, w, base + start)
+            }
         }
         // The tail, a 1 bit, zeros, and the length in bits: one or two last blocks.
         var tail = [UInt8](bytes[whole...])
@@ -28,31 +32,36 @@ public enum SHA256 {
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         tail.withUnsafeBytes { last in
             for start in stride(from: 0, to: last.count, by: 64) {
-                compress(&h, &w, UnsafeRawBufferPointer(rebasing: last[start..<start + 64]))
+                compress(&h, w, last.baseAddress! + start)
             }
         }
-        return h.map { word in
+        return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].map { word in
             let digits = String(word, radix: 16)
             return String(repeating: "0", count: 8 - digits.count) + digits
         }.joined()
     }
 
-    private static func compress(_ h: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeRawBufferPointer) {
+    /// Folds the 64-byte block at `block` into `h`, using `w` (64 words) as the message schedule.
+    private static func compress(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+                                 _ w: UnsafeMutablePointer<UInt32>, _ block: UnsafeRawPointer) {
+        let bytes = block.assumingMemoryBound(to: UInt8.self)
         for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            w[i] = UInt32(bytes[4 * i]) << 24 | UInt32(bytes[4 * i + 1]) << 16 | UInt32(bytes[4 * i + 2]) << 8 | UInt32(bytes[4 * i + 3])
         }
         for i in 16..<64 {
             let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
             let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
-        var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-        for i in 0..<64 {
-            let t1 = hh &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-            let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        var (a, b, c, d, e, f, g, hh) = h
+        k.withUnsafeBufferPointer { k in
+            for i in 0..<64 {
+                let t1 = hh &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+            }
         }
-        for (i, v) in [a, b, c, d, e, f, g, hh].enumerated() { h[i] = h[i] &+ v }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
     }
 
     private static func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 {
