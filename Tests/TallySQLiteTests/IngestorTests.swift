@@ -192,6 +192,31 @@ final class IngestorTests: XCTestCase {
         XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM rejected_lines"), 21, "a re-run keeps each rejected line once")
     }
 
+    func testAVersionThreeStoreCutsItsRejectedLinesToAPrefixAndADigest() throws {
+        let path = directory.appendingPathComponent("v3.sqlite").path
+        let long = "{" + String(repeating: "x", count: 10_000)
+        let file = directory.appendingPathComponent("old.ndjson").path
+        do {
+            let db = try Database(path: path)
+            try Migrator(migrations: Array(TallySchema.migrator.migrations.prefix(3))).migrate(db)
+            try db.execute("""
+                INSERT INTO rejected_lines (file, line, code, message, raw) VALUES
+                    ('\(file)', 1, 'INVALID_JSON', 'm', 'junk 1'), ('\(file)', 2, 'INVALID_JSON', 'm', '\(long)'),
+                    ('\(file)', 3, 'INVALID_JSON', '', '')
+                """)
+        }
+        let store = try EventStore(path: path)
+        let rows = try store.database.prepare("SELECT length(raw), raw_bytes, raw_sha256 FROM rejected_lines ORDER BY line").allRows()
+        XCTAssertEqual(rows, [
+            [.int(6), .int(6), .text("4bad2882fc8aa3892bf7f4eaaec06481682fe4eb95d269af6333f010e8c4a33f")],
+            [.int(Int64(RejectedLine.prefixBytes)), .int(10_001), .text(Array(long.utf8).withUnsafeBytes { SHA256.hex($0) })],
+            [.int(0), .int(0), .text("")],
+        ])
+        try Data("junk 1\n\(long)".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try Ingestor(store: store).ingest(file: file, onRejection: { _, _ in }), IngestCounts(rejected: 2))
+        XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM rejected_lines"), 3, "lines kept before the migration are not kept again")
+    }
+
     func testADamagedBatchTooLongToSearchAgainIsAnErrorNotASilentSuccess() throws {
         // Thousands of objects left open: every re-reading of the rest finds the rest still
         // open, so the re-reading limit stops it and the events behind it are not read.
