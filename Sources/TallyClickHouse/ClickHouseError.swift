@@ -41,6 +41,8 @@ public enum ClickHouseError: Error, Sendable, CustomStringConvertible, Equatable
     static let timeoutExceeded = 159
     /// `READONLY`: a statement `readonly = 1` does not allow (a setting, a table function, a write).
     static let readonly = 164
+    /// `TOO_MANY_ROWS_OR_BYTES`: a result past `max_result_rows` or `max_result_bytes`.
+    static let resultTooLarge = 396
     /// A shard that cannot be read: `ALL_CONNECTION_TRIES_FAILED` (18.16), and
     /// `NO_REMOTE_SHARD_AVAILABLE`, which current releases put around it for `remote()`.
     static let shardUnreachable: Set<Int> = [279, 519]

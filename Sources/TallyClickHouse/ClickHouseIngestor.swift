@@ -25,8 +25,9 @@ public final class ClickHouseIngestor {
     public var counts: IngestCounts {
         IngestCounts(accepted: sender.accepted, duplicates: duplicatesInBatches + sender.duplicates, rejected: rejected)
     }
-    /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
-    /// keep their file, line, element and code only, as the SQLite `Ingestor`.
+    /// How many rejected lines of each file read by `ingest(file:)` are kept with their message
+    /// and first bytes (`RejectedLine.prefixBytes`); later ones keep their file, line, element and
+    /// code only, as the SQLite `Ingestor`.
     public var rejectedLinesKeptInFull = 1000
     private var rawRejectionsLeft = Int.max
     private let sender: ClickHouseBatchSender
@@ -121,7 +122,7 @@ public final class ClickHouseIngestor {
         batch.rejectedRows.text(whole ? rejection.field : nil)
         batch.rejectedRows.text(whole ? rejection.message : "")
         batch.rejectedRows.text(whole ? rejection.eventKey : nil)
-        batch.rejectedRows.text(whole ? String(decoding: raw, as: UTF8.self) : "")
+        batch.rejectedRows.text(whole ? String(decoding: RejectedLine.prefix(of: raw), as: UTF8.self) : "")
         batch.rejectedRows.endRow()
     }
 

@@ -45,11 +45,18 @@ public final class ClickHouseReports: ReportBackend {
         if let limit = interrupter?.timeLimit {
             settings["max_execution_time"] = String(max(1, Int((Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18).rounded(.up))))
         }
+        let limits = interrupter?.limits ?? .none
+        if let maxRows = limits.maxRows { settings["max_result_rows"] = String(maxRows) }
+        if let maxBytes = limits.maxBytes { settings["max_result_bytes"] = String(maxBytes) }
         let result: ClickHouseResult
         do {
             result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: settings)
         } catch ClickHouseError.server(_, _, let message) where ClickHouseError.code(in: message) == ClickHouseError.readonly {
             throw Self.readOnlyRefusal(message)
+        } catch ClickHouseError.server(_, _, let message) where ClickHouseError.code(in: message) == ClickHouseError.resultTooLarge {
+            // "Limit for result exceeded, max rows: …" or "… max bytes: …".
+            if message.contains("max rows"), let maxRows = limits.maxRows { throw StatementInterrupted(cause: .rows(maxRows)) }
+            throw StatementInterrupted(cause: .bytes(limits.maxBytes ?? 0))
         } catch let error as ClickHouseError where error.code == ClickHouseError.timeoutExceeded && interrupter?.timeLimit != nil {
             throw StatementInterrupted(cause: .timeLimit(interrupter?.timeLimit ?? .zero))
         }

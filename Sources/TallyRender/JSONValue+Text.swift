@@ -37,7 +37,7 @@ extension JSONValue {
     }
 
     /// How ``text`` and ``line`` lay a value out.
-    private struct Layout {
+    struct Layout {
         /// Whether containers near the top are written one element a line.
         var expands: Bool
         /// What follows a comma between elements.
@@ -49,7 +49,8 @@ extension JSONValue {
         static let line = Layout(expands: false, comma: ",", colon: ":")
     }
 
-    private func write(into out: inout String, depth: Int, layout: Layout) {
+    /// Appends the text of the value as `layout` lays it out at `depth` (0 for a whole document).
+    func write(into out: inout String, depth: Int, layout: Layout) {
         switch self {
         case .null:
             out += "null"

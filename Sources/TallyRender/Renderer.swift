@@ -74,6 +74,13 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// `render(report, as: .json)`, rendered `rowsPerPiece` rows at a time with `check` called
+    /// before each piece: an answer too long to finish in time, or whose client left, stops as
+    /// soon as `check` throws.
+    public func renderJSON(_ report: GroupedReport, rowsPerPiece: Int = 1000, checking check: () throws -> Void) rethrows -> String {
+        try report.jsonText(rowsPerPiece: rowsPerPiece, checking: check)
+    }
+
     /// The counts of an ingest: `{"accepted": n, "duplicates": n, "rejected": n}`.
     public func render(_ counts: IngestCounts, as format: OutputFormat) -> String {
         render(counts.fields, as: format)

@@ -24,8 +24,8 @@ final class AdHocRunner: Sendable {
         self.threads.start()
     }
 
-    /// The JSON rows of `sql`, as `report sql --format json` prints them, run under
-    /// `interrupter` (its time limit, and its `cancel()` when the client goes away).
+    /// The JSON rows of `sql`, as `report sql --format json` prints them, run and rendered under
+    /// `interrupter` (its time and size limits, and its `cancel()` when the client goes away).
     ///
     /// - Throws: `Busy` when every thread is taken; `StatementInterrupted` when the time limit
     ///   passed or the statement was cancelled; the backend's error for SQL it refuses or cannot run.
@@ -40,8 +40,11 @@ final class AdHocRunner: Sendable {
         defer { running.withLockedValue { $0[id] = nil } }
         return try await withTaskCancellationHandler {
             try await threads.runIfActive { [open] in
-                let reports = try open()
-                return Renderer(color: false).render(try reports.adHoc(sql, parameters: [:], interrupter: interrupter), as: .json)
+                let report = try open().adHoc(sql, parameters: [:], interrupter: interrupter)
+                // Rendering counts against the time limit and stops when the client leaves.
+                return try Renderer(color: false).renderJSON(report) {
+                    if interrupter.shouldStop() { throw StatementInterrupted(cause: interrupter.cause ?? .cancelled) }
+                }
             }
         } onCancel: {
             interrupter.cancel()

@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// Actions to run when a connection's client goes away (closes its side, or the connection),
-/// such as stopping the `/sql` statement it was waiting for. `HeadWatch` reports the event.
+/// such as stopping the `/sql` statement it was waiting for. `RequestWatch` reports the event.
 final class Disconnects: Sendable {
     private struct State {
         var next = 0

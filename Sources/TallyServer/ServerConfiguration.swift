@@ -1,4 +1,5 @@
 import Foundation
+import TallySupport
 
 /// How `report serve` runs: which store, where it listens, who may call it, what it accepts.
 public struct ServerConfiguration: Sendable {
@@ -21,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var allowSQL: Bool
     /// The longest one `/sql` statement may run before it is stopped (408).
     public var sqlTimeout: Duration
+    /// How large one `/sql` statement's values and result may grow (400 `SQL_TOO_LARGE` beyond).
+    public var sqlLimits: AdHocLimits
     /// Threads of their own that run `/sql` statements, at most one each at a time (503 beyond).
     public var sqlThreads: Int
     /// Threads that run queries and validate bodies (the writer has its own).
@@ -28,6 +31,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may stay without a complete request head, or idle between requests,
     /// before it is closed.
     public var idleTimeout: Duration
+    /// How long after its head a request's body may take to arrive in full before its
+    /// connection is closed (the idle timeout restarts on every byte, so it cannot end a body
+    /// that trickles in).
+    public var bodyTimeout: Duration
     /// The most connections open at once; beyond it new ones wait until one closes.
     public var maxConnections: Int
     /// The clock: milliseconds since the Unix epoch, for reports asked without `now=`.
@@ -38,8 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; `token`, when given, is one more token with every scope.
     public init(storePath: String, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                 tokens: [AccessToken] = [], corsOrigins: [String] = [], maxBodyBytes: Int = 16 << 20, allowSQL: Bool = false,
-                sqlTimeout: Duration = .seconds(5), sqlThreads: Int = 2,
-                workerThreads: Int = 4, idleTimeout: Duration = .seconds(15), maxConnections: Int = 32_768,
+                sqlTimeout: Duration = .seconds(5), sqlLimits: AdHocLimits = AdHocLimits(), sqlThreads: Int = 2,
+                workerThreads: Int = 4, idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(60),
+                maxConnections: Int = 32_768,
                 nowMs: @escaping @Sendable () -> Int64,
                 clockNs: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.storePath = storePath
@@ -50,9 +58,11 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.allowSQL = allowSQL
         self.sqlTimeout = sqlTimeout
+        self.sqlLimits = sqlLimits
         self.sqlThreads = sqlThreads
         self.workerThreads = workerThreads
         self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
         self.maxConnections = maxConnections
         self.nowMs = nowMs
         self.clockNs = clockNs

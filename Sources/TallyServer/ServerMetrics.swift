@@ -12,6 +12,8 @@ final class ServerMetrics: Sendable {
     enum SQLLimit: String, CaseIterable {
         /// It ran past `--sql-timeout` (408).
         case sqlTimeout = "sql-timeout"
+        /// Its result or a value in it passed `--sql-max-rows` or `--sql-max-bytes` (400).
+        case sqlTooLarge = "sql-too-large"
         /// Its client went away, or the server stopped.
         case clientGone = "client-gone"
         /// Every `/sql` thread was busy (503).

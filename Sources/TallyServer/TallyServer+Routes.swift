@@ -114,7 +114,8 @@ extension TallyServer {
 
     /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
     /// `report sql … --format json` prints. 408 past `--sql-timeout`, 503 when every `/sql`
-    /// thread is busy, 400 for SQL that is refused or does not compile. The statement stops
+    /// thread is busy, 400 for SQL that is refused or does not compile or whose values or result
+    /// grow past `--sql-max-bytes` or `--sql-max-rows`. The statement stops
     /// when the client on `channel` goes away.
     func sql(_ request: Request, channel: any Channel) async throws -> Response {
         guard configuration.allowSQL else {
@@ -123,18 +124,23 @@ extension TallyServer {
         let parameters = try QueryParameters(request.uri.query)
         try parameters.requireOnly(["q"])
         let sql = try ReadRequest.required(parameters, "q")
-        let interrupter = StatementInterrupter(timeLimit: configuration.sqlTimeout)
+        let interrupter = StatementInterrupter(timeLimit: configuration.sqlTimeout, limits: configuration.sqlLimits)
         let registration = disconnects.whenGone(channel) { interrupter.cancel() }
         defer { disconnects.remove(registration) }
         do {
             return Self.json(try await adHoc.json(sql, interrupter: interrupter))
         } catch let error as StatementInterrupted {
-            guard case .timeLimit = error.cause else {
+            switch error.cause {
+            case .timeLimit:
+                metrics.sqlStopped(.sqlTimeout)
+                throw APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
+            case .bytes, .rows:
+                metrics.sqlStopped(.sqlTooLarge)
+                throw APIError(status: .badRequest, code: "SQL_TOO_LARGE", message: error.description)
+            case .cancelled:
                 metrics.sqlStopped(.clientGone)
                 throw APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)
             }
-            metrics.sqlStopped(.sqlTimeout)
-            throw APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
         } catch is AdHocRunner.Busy {
             metrics.sqlStopped(.sqlThreads)
             throw APIError(status: .serviceUnavailable, code: "SQL_BUSY", message: "Every ad hoc SQL thread is busy; try again in a few seconds.",

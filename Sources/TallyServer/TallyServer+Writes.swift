@@ -34,9 +34,12 @@ extension TallyServer {
             guard body.contains(where: { !$0.isBlank && $0 != 0x0A }) else { throw APIError.invalidBody("The body is empty.") }
             let validated: ValidatedChunk
             do {
-                let reader = try EventFileReader(bytes: body, name: label)
+                // A gzip file inside the gzip body inflates within the same limit.
+                let reader = try EventFileReader(bytes: body, name: label, maxInflatedBytes: limit)
                 try shape.check(reader.format)
                 validated = try ValidatedChunk(reading: reader, label: label)
+            } catch EventFileError.inflatedTooLarge {
+                throw Self.tooLarge(limit)
             } catch let error as EventFileError {
                 throw APIError.invalidBody("The body cannot be read as events: \(error).")
             }

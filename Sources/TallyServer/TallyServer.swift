@@ -27,7 +27,7 @@ public final class TallyServer: Sendable {
     let health = HealthCounts()
     let metrics = ServerMetrics()
     /// The open connections, for `--max-connections` and `/metrics`.
-    let connections: HeadlessConnections
+    let connections: UnfinishedConnections
     let openAPI: StaticDocument
     let dashboard: StaticDocument
     /// Names this run of the server in ETags: a restart never reuses a tag for other content.
@@ -59,20 +59,21 @@ public final class TallyServer: Sendable {
         var logger = Logger(label: "tally.serve", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .warning
         self.logger = logger
-        connections = HeadlessConnections(limit: configuration.maxConnections, logger: logger)
+        connections = UnfinishedConnections(limit: configuration.maxConnections, bodyTimeout: TimeAmount(configuration.bodyTimeout),
+                                            logger: logger)
     }
 
     /// The application: the router on the configured address, closing connections idle past
-    /// `idleTimeout` (a request head never finished counts as idle) and holding at most
-    /// `maxConnections` open; at that limit the oldest connection without a request head makes
-    /// room for a new one. `onListening` hears the bound port once the server accepts
+    /// `idleTimeout` (a request head never finished counts as idle) or whose request body is not
+    /// complete `bodyTimeout` after its head, and holding at most `maxConnections` open; at that
+    /// limit the oldest connection whose request is not complete makes room for a new one. `onListening` hears the bound port once the server accepts
     /// connections (the port asked for, or the one picked for 0).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let headless = connections
+        let unfinished = connections
         let disconnects = self.disconnects
         return Application(
             router: router(),
-            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [headless.handler(disconnects: disconnects)],
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [unfinished.handler(disconnects: disconnects)],
                                                                      idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

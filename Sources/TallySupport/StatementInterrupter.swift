@@ -1,6 +1,6 @@
 /// Bounds the run of one ad hoc statement, whichever backend runs it: stopped once it has run
 /// `timeLimit`, or at once when `cancel()` is called from another thread (the client left, the
-/// server is stopping).
+/// server is stopping); its values and result are bounded by `limits`.
 ///
 /// A backend adapts it to its own way of stopping a statement: SQLite checks `shouldStop()` from
 /// its progress handler and is interrupted through the hook it gives `begin(interrupt:)`
@@ -9,6 +9,8 @@
 public final class StatementInterrupter: Sendable {
     /// The longest a statement may run; nil for no limit.
     public let timeLimit: Duration?
+    /// How large its values and result may grow.
+    public let limits: AdHocLimits
     private let state = Locked(State())
 
     /// What `cancel()` shares with the thread running the statement.
@@ -21,9 +23,11 @@ public final class StatementInterrupter: Sendable {
         var cause: StatementInterrupted.Cause?
     }
 
-    /// An interrupter for statements that may run `timeLimit` each (nil: only `cancel()` stops them).
-    public init(timeLimit: Duration?) {
+    /// An interrupter for statements that may run `timeLimit` each (nil: only `cancel()` stops
+    /// them) and grow as far as `limits`.
+    public init(timeLimit: Duration?, limits: AdHocLimits = AdHocLimits()) {
         self.timeLimit = timeLimit
+        self.limits = limits
     }
 
     /// Stops the running statement now; one started later fails at once.
@@ -78,6 +82,10 @@ public struct StatementInterrupted: Error, Sendable, CustomStringConvertible {
         case timeLimit(Duration)
         /// Its caller gave up (the client disconnected, the server is stopping).
         case cancelled
+        /// A value, or the result in all, came to more than this many bytes (`--sql-max-bytes`).
+        case bytes(Int)
+        /// The result came to more than this many rows (`--sql-max-rows`).
+        case rows(Int)
     }
 
     /// Why it was stopped.
@@ -93,6 +101,8 @@ public struct StatementInterrupted: Error, Sendable, CustomStringConvertible {
         switch cause {
         case .timeLimit(let limit): "The statement ran longer than the \(Self.seconds(limit)) s limit (--sql-timeout) and was stopped."
         case .cancelled: "The statement was stopped before it finished (the request was cancelled)."
+        case .bytes(let limit): "A value or the result came to more than the \(limit)-byte limit (--sql-max-bytes); the statement was stopped."
+        case .rows(let limit): "The result came to more than the \(limit)-row limit (--sql-max-rows); the statement was stopped."
         }
     }
 

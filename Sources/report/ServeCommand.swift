@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Close a connection that sends no complete request head, or stays idle between requests, this long.", valueName: "seconds"))
     var idleTimeout = 15.0
 
+    @Option(help: ArgumentHelp("Close a connection whose request body is not complete this long after its head.", valueName: "seconds"))
+    var bodyTimeout = 60.0
+
     @Option(help: "The most connections open at once; beyond it new ones wait (default: 32768, lowered to fit the open-file limit).")
     var maxConnections: Int?
 
@@ -55,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard Self.bytes(maxBody) != nil else { throw ValidationError("--max-body must be a positive size such as 16M or 1048576, got \"\(maxBody)\".") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads).") }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 3600 else { throw ValidationError("--idle-timeout must be more than 0 and at most 3600 seconds, got \(idleTimeout).") }
+        guard bodyTimeout.isFinite, bodyTimeout > 0, bodyTimeout <= 3600 else { throw ValidationError("--body-timeout must be more than 0 and at most 3600 seconds, got \(bodyTimeout).") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections).") }
         guard sqlTimeout.limit != nil else { throw ValidationError("--sql-timeout must be more than 0 for report serve: it bounds how long a stop can take.") }
         guard token.count <= 1 else {
@@ -129,8 +133,9 @@ struct ServeCommand: AsyncParsableCommand {
             storePath: StoreFile.path(db),
             host: host, port: port, tokens: try resolvedTokens(), corsOrigins: corsOrigins,
             maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL,
-            sqlTimeout: sqlTimeout.limit ?? .seconds(5), workerThreads: threads,
-            idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up))), maxConnections: connectionLimit(),
+            sqlTimeout: sqlTimeout.limit ?? .seconds(5), sqlLimits: sqlTimeout.limits, workerThreads: threads,
+            idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up))),
+            bodyTimeout: .milliseconds(Int64((bodyTimeout * 1000).rounded(.up))), maxConnections: connectionLimit(),
             nowMs: { Int64(Date().timeIntervalSince1970 * 1000) })
         let backend: any ServerBackend = switch storage.backend {
         case .sqlite: SQLiteServerBackend(path: configuration.storePath)

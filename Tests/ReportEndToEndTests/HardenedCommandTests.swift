@@ -67,6 +67,22 @@ final class HardenedCommandTests: XCTestCase {
         XCTAssertTrue(attach.stderr.contains("ATTACH"), attach.stderr)
     }
 
+    /// `report sql` and `report query` refuse a value or a result over `--sql-max-bytes` and a
+    /// result over `--sql-max-rows`, naming the flag.
+    func testResultsOverTheSizeLimitsStopNamingTheFlag() throws {
+        let huge = try ReportBinary.run(["sql", "SELECT length(upper(hex(zeroblob(100000000))))", "--db", db])
+        XCTAssertNotEqual(huge.status, 0)
+        XCTAssertTrue(huge.stderr.contains("33554432-byte limit (--sql-max-bytes)"), huge.stderr)
+        let rows = try ReportBinary.run(["sql", "SELECT * FROM reading_events", "--db", db, "--sql-max-rows", "10"])
+        XCTAssertNotEqual(rows.status, 0)
+        XCTAssertTrue(rows.stderr.contains("10-row limit (--sql-max-rows)"), rows.stderr)
+        let file = try files.write("big.sql", "SELECT zeroblob(5000)")
+        let query = try ReportBinary.run(["query", file, "--db", db, "--sql-max-bytes", "4096"])
+        XCTAssertNotEqual(query.status, 0)
+        XCTAssertTrue(query.stderr.contains("4096-byte limit (--sql-max-bytes)"), query.stderr)
+        XCTAssertEqual(try ReportBinary.run(["sql", "SELECT count(*) FROM reading_events", "--db", db, "--sql-max-rows", "1"]).status, 0)
+    }
+
     /// Runaway `/sql` statements hold neither the report threads nor the process: reports are
     /// answered meanwhile and SIGTERM ends the server.
     func testSIGTERMStopsTheServerWhileRunawayStatementsRun() async throws {

@@ -22,7 +22,7 @@ final class ServeConnectionTests: XCTestCase {
 
     /// A TCP connection to the server that sent `bytes` (by default half a request head, as a
     /// slowloris client does).
-    private final class RawConnection {
+    private final class RawConnection: Sendable {
         let socket: Int32
 
         init(port: UInt16, sending bytes: String = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") throws {
@@ -48,6 +48,15 @@ final class ServeConnectionTests: XCTestCase {
 
         deinit {
             close(socket)
+        }
+
+        /// Sends `bytes` (ignoring a connection the server closed).
+        func trickle(_ bytes: String) {
+            #if os(Linux)
+            _ = bytes.withCString { Glibc.send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            #else
+            _ = bytes.withCString { Darwin.send(socket, $0, strlen($0), 0) }
+            #endif
         }
 
         /// Whether the server closed the connection within `seconds` (a read ends, rather than timing out).
@@ -87,6 +96,29 @@ final class ServeConnectionTests: XCTestCase {
         XCTAssertEqual(server.terminate(), 0)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertTrue(text.contains("connection limit reached"), text)
+    }
+
+    /// Connections that send a request head and then trickle their body (a byte a second, so
+    /// the idle timeout never ends them) neither keep a normal request out at the connection
+    /// limit, as the oldest unfinished request makes room, nor outlive `--body-timeout`.
+    func testSlowBodiesMakeRoomAndEndAtTheBodyTimeout() async throws {
+        let server = try ServeProcess(["--db", files.path("s.sqlite"), "--idle-timeout", "4", "--max-connections", "40", "--body-timeout", "8"])
+        let port = try port(of: server)
+        let slow = try (0..<60).map { _ in
+            try RawConnection(port: port, sending: "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n[")
+        }
+        let trickle = Task.detached {
+            while !Task.isCancelled {
+                for connection in slow { connection.trickle(" ") }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        defer { trickle.cancel() }
+        let (status, _) = try await server.request("/healthz")
+        XCTAssertEqual(status, 200, "a normal request is answered at the limit")
+        XCTAssertTrue(slow[0].closedByServer(within: 30), "the oldest unfinished request made room")
+        XCTAssertTrue(slow[59].closedByServer(within: 30), "a body unfinished at --body-timeout ends its connection")
+        XCTAssertEqual(server.terminate(), 0)
     }
 
     /// A client that leaves stops its `/sql` statement: once the clients of two runaway

@@ -49,4 +49,20 @@ final class ClickHouseAdHocTests: XCTestCase {
             XCTAssertEqual((error as? StatementInterrupted)?.cause, .timeLimit(.seconds(1)), "\(error)")
         }
     }
+
+    func testAResultOverItsSizeLimitsStops() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let reports = ClickHouseReports(client: client)
+        let limited = { StatementInterrupter(timeLimit: .seconds(60), limits: AdHocLimits(maxBytes: 10_000, maxRows: 100)) }
+        XCTAssertThrowsError(try reports.adHoc("SELECT number FROM system.numbers LIMIT 1000", parameters: [:], interrupter: limited())) { error in
+            XCTAssertEqual((error as? StatementInterrupted)?.cause, .rows(100), "\(error)")
+        }
+        XCTAssertThrowsError(try reports.adHoc("SELECT concat(toString(number), '\(String(repeating: "x", count: 500))') FROM system.numbers LIMIT 99",
+                                               parameters: [:], interrupter: limited())) { error in
+            XCTAssertEqual((error as? StatementInterrupted)?.cause, .bytes(10_000), "\(error)")
+        }
+        XCTAssertEqual(try reports.adHoc("SELECT number FROM system.numbers LIMIT 99", parameters: [:], interrupter: limited()).rows.count, 99)
+    }
 }

@@ -20,6 +20,32 @@ final class AdHocSQLTests: XCTestCase {
         XCTAssertEqual(try reports.adHoc("SELECT count(*) FROM reading_events").rows, [[.int(1)]], "the connection still answers")
     }
 
+    /// One `upper()` of a long string is one VM step, so the time limit alone cannot bound it:
+    /// no value may be longer than `--sql-max-bytes`, and no result more bytes or rows.
+    func testAValueOrAResultOverItsSizeLimitStopsTheStatement() throws {
+        let reports = SQLiteReports(store: try F([F.reading("a", ts: 1, delta: 3)]).store)
+        let limited = { StatementInterrupter(timeLimit: .seconds(600), limits: AdHocLimits(maxBytes: 1 << 20, maxRows: 1000)) }
+        let tooLarge = [
+            "WITH RECURSIVE c(i, x) AS (SELECT 0, hex(zeroblob(5000000)) UNION ALL "
+                + "SELECT i + 1, CASE WHEN i % 2 THEN upper(x) ELSE lower(x) END FROM c WHERE i < 3) SELECT max(length(x)) FROM c",
+            "SELECT zeroblob(2000000)",
+            "WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < 99) SELECT i, zeroblob(20000) FROM c",
+        ]
+        for sql in tooLarge {
+            XCTAssertThrowsError(try reports.adHoc(sql, interrupter: limited()), sql) { error in
+                XCTAssertEqual((error as? StatementInterrupted)?.cause, .bytes(1 << 20), "\(error)")
+                XCTAssertTrue("\(error)".contains("1048576-byte limit (--sql-max-bytes)"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try reports.adHoc("WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < 5000) SELECT i FROM c",
+                                               interrupter: limited())) { error in
+            XCTAssertEqual((error as? StatementInterrupted)?.cause, .rows(1000), "\(error)")
+            XCTAssertTrue("\(error)".contains("1000-row limit (--sql-max-rows)"), "\(error)")
+        }
+        XCTAssertEqual(try reports.adHoc("SELECT length(zeroblob(1000))", interrupter: limited()).rows, [[.int(1000)]])
+        XCTAssertEqual(try reports.adHoc("SELECT length(zeroblob(2000000))").rows, [[.int(2_000_000)]], "the limit ends with its statement")
+    }
+
     func testCancelStopsARunningStatementFromAnotherThread() throws {
         let reports = SQLiteReports(store: try F([]).store)
         let interrupter = StatementInterrupter(timeLimit: nil)

@@ -139,6 +139,84 @@ final class IngestorTests: XCTestCase {
         XCTAssertEqual(ingestor.counts.rejected, 0, "the cut line is not a rejected event")
     }
 
+    func testTrailingGarbageAfterTheLastMemberKeepsEveryLineAndNamesTheDamage() throws {
+        let lines = (0..<5000).map { reading("e\($0)", ts: 1_700_000_000_000 + Int64($0)) }
+        let whole = try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
+        for (name, tail) in [("garbage.ndjson.gz", Array("garbage\n".utf8)), ("padded.ndjson.gz", [UInt8](repeating: 0, count: 512))] {
+            let store = try EventStore(path: directory.appendingPathComponent(name + ".sqlite").path)
+            let path = directory.appendingPathComponent(name).path
+            try Data(whole + tail).write(to: URL(fileURLWithPath: path))
+            let ingestor = try Ingestor(store: store)
+            XCTAssertThrowsError(try ingestor.ingest(file: path, onRejection: { _, _ in })) { error in
+                XCTAssertEqual(error as? EventFileError, .trailingGarbage(file: path, offset: whole.count))
+                XCTAssertTrue("\(error)".contains("after its last gzip member"), "\(error)")
+            }
+            XCTAssertEqual(ingestor.counts.accepted, 5000, name)
+        }
+    }
+
+    func testABadChecksumKeepsEveryWholeLineBeforeIt() throws {
+        let store = try store()
+        let lines = (0..<60_000).map { reading("e\($0)", ts: 1_700_000_000_000 + Int64($0)) }
+        var gz = try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
+        gz[gz.count - 8] ^= 0xFF  // the CRC-32 in the trailer
+        let path = directory.appendingPathComponent("crc.ndjson.gz").path
+        try Data(gz).write(to: URL(fileURLWithPath: path))
+        let ingestor = try Ingestor(store: store)
+        XCTAssertThrowsError(try ingestor.ingest(file: path, onRejection: { _, _ in })) { error in
+            guard case .corruptGzip(let file, _, let reason)? = error as? EventFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(file, path)
+            XCTAssertEqual(reason, "incorrect data check")
+        }
+        XCTAssertEqual(ingestor.counts.accepted, 60_000, "every line inflated before the damage is stored")
+    }
+
+    func testARejectedLineKeepsABoundedPrefixAndADigestOfTheWhole() throws {
+        let store = try store()
+        let long = (1...20).map { "{" + String(repeating: "x", count: 1 << 20) + "\($0)" }
+        let path = directory.appendingPathComponent("long.ndjson").path
+        try Data((["junk 1"] + long + [reading("ok", ts: 1_700_000_000_000)]).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let before = try store.database.scalarInt("PRAGMA page_count") ?? 0
+        let ingestor = try Ingestor(store: store)
+        XCTAssertEqual(try ingestor.ingest(file: path, onRejection: { _, _ in }), IngestCounts(accepted: 1, rejected: 21))
+        let rows = try store.database.prepare("SELECT length(raw), raw_bytes, raw_sha256 FROM rejected_lines ORDER BY line").allRows()
+        XCTAssertEqual(rows.first, [.int(6), .int(6), .text("4bad2882fc8aa3892bf7f4eaaec06481682fe4eb95d269af6333f010e8c4a33f")])
+        XCTAssertEqual(rows.count, 21)
+        for (row, line) in zip(rows.dropFirst(), long) {
+            XCTAssertEqual(Array(row.prefix(2)), [.int(Int64(RejectedLine.prefixBytes)), .int(Int64(line.utf8.count))])
+        }
+        XCTAssertEqual(Set(rows.map { $0[2] }).count, 21, "lines alike in their prefix differ in their digest")
+        let grown = (try store.database.scalarInt("PRAGMA page_count") ?? 0) - before
+        XCTAssertLessThan(grown * (try store.database.scalarInt("PRAGMA page_size") ?? 0), 1 << 20, "the 20 MiB of rejected lines take little room")
+        XCTAssertEqual(try Ingestor(store: store).ingest(file: path, onRejection: { _, _ in }), IngestCounts(duplicates: 1, rejected: 21))
+        XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM rejected_lines"), 21, "a re-run keeps each rejected line once")
+    }
+
+    func testAVersionThreeStoreCutsItsRejectedLinesToAPrefixAndADigest() throws {
+        let path = directory.appendingPathComponent("v3.sqlite").path
+        let long = "{" + String(repeating: "x", count: 10_000)
+        let file = directory.appendingPathComponent("old.ndjson").path
+        do {
+            let db = try Database(path: path)
+            try Migrator(migrations: Array(TallySchema.migrator.migrations.prefix(3))).migrate(db)
+            try db.execute("""
+                INSERT INTO rejected_lines (file, line, code, message, raw) VALUES
+                    ('\(file)', 1, 'INVALID_JSON', 'm', 'junk 1'), ('\(file)', 2, 'INVALID_JSON', 'm', '\(long)'),
+                    ('\(file)', 3, 'INVALID_JSON', '', '')
+                """)
+        }
+        let store = try EventStore(path: path)
+        let rows = try store.database.prepare("SELECT length(raw), raw_bytes, raw_sha256 FROM rejected_lines ORDER BY line").allRows()
+        XCTAssertEqual(rows, [
+            [.int(6), .int(6), .text("4bad2882fc8aa3892bf7f4eaaec06481682fe4eb95d269af6333f010e8c4a33f")],
+            [.int(Int64(RejectedLine.prefixBytes)), .int(10_001), .text(Array(long.utf8).withUnsafeBytes { SHA256.hex($0) })],
+            [.int(0), .int(0), .text("")],
+        ])
+        try Data("junk 1\n\(long)".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try Ingestor(store: store).ingest(file: file, onRejection: { _, _ in }), IngestCounts(rejected: 2))
+        XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM rejected_lines"), 3, "lines kept before the migration are not kept again")
+    }
+
     func testADamagedBatchTooLongToSearchAgainIsAnErrorNotASilentSuccess() throws {
         // Thousands of objects left open: every re-reading of the rest finds the rest still
         // open, so the re-reading limit stops it and the events behind it are not read.

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Testing
+import TallySupport
 @testable import TallyServer
 
 @Suite struct AdHocSQLEndpointTests {
@@ -24,6 +25,26 @@ import Testing
             }
             let after = try await client.get("/sql?q=SELECT+count(*)+AS+n+FROM+reading_events")
             #expect(after.status == .ok, "\(after.text)")
+        }
+    }
+
+    /// A result over `--sql-max-bytes` or `--sql-max-rows` is refused while it is computed,
+    /// before anything is rendered, with an error naming the limit.
+    @Test func resultsOverTheSizeLimitsAreRefusedNamingTheLimit() async throws {
+        let fixture = try ServerFixture(allowSQL: true, sqlLimits: AdHocLimits(maxBytes: 1 << 20, maxRows: 100))
+        try await fixture.test { client in
+            for sql in ["SELECT+zeroblob(200000000)", "SELECT+length(upper(hex(zeroblob(100000000))))"] {
+                let response = try await client.get("/sql?q=\(sql)")
+                #expect(response.status == .badRequest, "\(response.text)")
+                #expect(try response.errorCode() == "SQL_TOO_LARGE")
+                #expect(response.text.contains("(--sql-max-bytes)"), "\(response.text)")
+            }
+            let rows = try await client.get("/sql?q=WITH+RECURSIVE+c(i)+AS+(SELECT+0+UNION+ALL+SELECT+i%2B1+FROM+c+WHERE+i<500)+SELECT+i+FROM+c")
+            #expect(rows.status == .badRequest, "\(rows.text)")
+            #expect(try rows.errorCode() == "SQL_TOO_LARGE")
+            #expect(rows.text.contains("(--sql-max-rows)"), "\(rows.text)")
+            let small = try await client.get("/sql?q=SELECT+length(zeroblob(1000))+AS+n")
+            #expect(small.status == .ok, "\(small.text)")
         }
     }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
 import TallyServer
+import TallySupport
 
 /// A server over a new store in a temporary folder, with a clock the test sets.
 final class ServerFixture: Sendable {
@@ -12,13 +13,14 @@ final class ServerFixture: Sendable {
     let configuration: ServerConfiguration
 
     init(token: String? = nil, tokens: [AccessToken] = [], corsOrigins: [String] = [], maxBodyBytes: Int = 1 << 20, allowSQL: Bool = false,
-         sqlTimeout: Duration = .seconds(5)) throws {
+         sqlTimeout: Duration = .seconds(5), sqlLimits: AdHocLimits = AdHocLimits()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         storePath = directory.appendingPathComponent("s.sqlite").path
         let clock = self.clock
         configuration = ServerConfiguration(storePath: storePath, token: token, tokens: tokens, corsOrigins: corsOrigins, maxBodyBytes: maxBodyBytes,
-                                            allowSQL: allowSQL, sqlTimeout: sqlTimeout, workerThreads: 2, nowMs: { clock.withLockedValue { $0 } })
+                                            allowSQL: allowSQL, sqlTimeout: sqlTimeout, sqlLimits: sqlLimits, workerThreads: 2,
+                                            nowMs: { clock.withLockedValue { $0 } })
     }
 
     deinit {

@@ -111,6 +111,25 @@ import Testing
         }
     }
 
+    @Test func gzipInsideGzipCountsEveryInflatedByteAgainstTheLimit() async throws {
+        let fixture = try ServerFixture(maxBodyBytes: 4096)
+        try await fixture.test { client in
+            let lines = (0..<100).map { ServerFixture.reading("nested\($0)", ts: 1) }.joined(separator: "\n")
+            let inner = try Gzip.compress(Array(lines.utf8))
+            #expect(inner.count < 4096 && lines.utf8.count > 4096)
+            let nested = try Gzip.compress(inner)
+            let batch = "{\"events\":[" + (0..<100).map { ServerFixture.reading("nestedBatch\($0)", ts: 1) }.joined(separator: ",") + "]}"
+            for (path, body) in [("/events", nested), ("/learning/reading-events/batch", try Gzip.compress(try Gzip.compress(Array(batch.utf8)))),
+                                 ("/?query=INSERT%20INTO%20events%20FORMAT%20JSONEachRow", nested)] {
+                let response = try await client.post(path, body, headers: [.contentEncoding: "gzip"])
+                #expect(response.status == .contentTooLarge, "\(path)")
+                #expect(try response.errorCode() == "BODY_TOO_LARGE", "\(path)")
+            }
+            let health = try await client.get("/healthz").json()["events"] as? [String: Any]
+            #expect(health?["reading"] as? Int == 0, "nothing of a refused body is stored")
+        }
+    }
+
     @Test func clickHouseInsertsStoreLikeEvents() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in

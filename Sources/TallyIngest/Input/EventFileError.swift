@@ -16,6 +16,11 @@ public enum EventFileError: Error, Sendable, Equatable, CustomStringConvertible 
     case corruptGzip(file: String, offset: Int, reason: String)
     /// The gzip data ends before its last member is complete.
     case truncatedGzip(file: String, offset: Int)
+    /// Bytes that do not start another gzip member follow a complete one, from `offset` (a byte
+    /// offset in the compressed file): garbage or padding, which `gzip -d` warns about and ignores.
+    case trailingGarbage(file: String, offset: Int)
+    /// Gzip data inflates to more than `limit` bytes, a limit given for a request body.
+    case inflatedTooLarge(file: String, limit: Int)
     /// The data does not start like JSON and is not UTF-8 text (a binary file, an image,
     /// UTF-16): `byte` at `offset` in the decoded data is NUL or not UTF-8.
     case notText(file: String, offset: Int, byte: UInt8)
@@ -36,6 +41,10 @@ public enum EventFileError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(file) is corrupt gzip data at byte \(offset) (\(reason))."
         case .truncatedGzip(let file, let offset):
             "\(file) is truncated gzip data: it ends at byte \(offset) inside a compressed stream."
+        case .trailingGarbage(let file, let offset):
+            "\(file) has bytes that are not gzip data after its last gzip member, from byte \(offset) (trailing garbage or padding)."
+        case .inflatedTooLarge(let file, let limit):
+            "\(file) inflates to more than its \(limit)-byte limit."
         case .notText(let file, let offset, 0):
             "\(file) is not JSON event data: byte \(offset) is NUL, so the file is binary."
         case .notText(let file, let offset, let byte):

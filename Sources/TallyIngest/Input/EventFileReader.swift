@@ -57,16 +57,19 @@ public final class EventFileReader {
     }
 
     /// Reads bytes already in memory, such as a request body (gzip or not); `name` labels
-    /// messages and, by its extension, chooses line-by-line reading as for a path.
+    /// messages and, by its extension, chooses line-by-line reading as for a path. Gzip `bytes`
+    /// that inflate to more than `maxInflatedBytes` end the reading with
+    /// `EventFileError.inflatedTooLarge`, so a gzip file inside a gzip body is bounded too.
     public convenience init(
-        bytes: [UInt8], name: String, chunkSize: Int = 1 << 20, maxRecordBytes: Int = 64 << 20
+        bytes: [UInt8], name: String, chunkSize: Int = 1 << 20, maxRecordBytes: Int = 64 << 20, maxInflatedBytes: Int? = nil
     ) throws {
         try self.init(raw: MemoryByteSource(bytes), path: name, displayName: name, totalBytes: bytes.count,
-                      chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
+                      chunkSize: chunkSize, maxRecordBytes: maxRecordBytes, maxInflatedBytes: maxInflatedBytes)
     }
 
     private init(
-        raw: any ByteSource, path: String, displayName: String, totalBytes: Int?, chunkSize: Int, maxRecordBytes: Int
+        raw: any ByteSource, path: String, displayName: String, totalBytes: Int?, chunkSize: Int, maxRecordBytes: Int,
+        maxInflatedBytes: Int? = nil
     ) throws {
         precondition(chunkSize > 0 && maxRecordBytes > 0, "chunkSize and maxRecordBytes must be positive")
         var stem = path.lowercased()
@@ -76,7 +79,7 @@ public final class EventFileReader {
         let detection = try FormatDetector.detect(
             window: window, raw: raw, name: displayName,
             linesOnly: stem.hasSuffix(".ndjson") || stem.hasSuffix(".jsonl"), expectsGzip: expectsGzip,
-            chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
+            chunkSize: chunkSize, maxRecordBytes: maxRecordBytes, maxInflatedBytes: maxInflatedBytes)
         self.path = path
         self.raw = raw
         self.totalBytes = totalBytes

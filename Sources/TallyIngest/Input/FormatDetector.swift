@@ -20,15 +20,16 @@ enum FormatDetector {
     /// - Parameters:
     ///   - linesOnly: the name says `.ndjson` or `.jsonl`: always NDJSON.
     ///   - expectsGzip: the name ends in `.gz`: data without the gzip signature is an error.
+    ///   - maxInflatedBytes: the most bytes gzip data may inflate to; nil for no limit.
     static func detect(
         window: InputWindow, raw: any ByteSource, name: String, linesOnly: Bool, expectsGzip: Bool,
-        chunkSize: Int, maxRecordBytes: Int
+        chunkSize: Int, maxRecordBytes: Int, maxInflatedBytes: Int?
     ) throws -> Detection {
         try window.fill(from: raw, toAtLeast: 2)
         var source = raw
         if Gzip.isGzip(UnsafeBufferPointer(start: window.base, count: window.count)) {
             source = try GzipByteSource(compressed: raw, prefix: UnsafeRawBufferPointer(start: window.base, count: window.count),
-                                        chunkSize: chunkSize, name: name)
+                                        chunkSize: chunkSize, name: name, maxOutput: maxInflatedBytes)
             window.removeAll()
         } else if expectsGzip && window.count > 0 {
             throw EventFileError.notGzip(file: name)

@@ -1,5 +1,6 @@
 import TallyEvents
 import TallyIngest
+import TallySupport
 
 /// Validates records and stores them in batches: each batch, its rollups and its rejected
 /// lines commit in one transaction, so a crash at any moment leaves the store consistent and
@@ -20,9 +21,11 @@ public final class Ingestor {
     private var aheadAllNew = true
     /// Counts since this ingestor was created.
     public private(set) var counts = IngestCounts()
-    /// How many rejected lines of each file read by `ingest(file:)` are kept whole; later ones
-    /// keep their file, line, element and code only (`message` and `raw` empty), so a file of
-    /// garbage cannot blow up the store. Request bodies, bounded in size, are always kept whole.
+    /// How many rejected lines of each file read by `ingest(file:)` are kept with their message
+    /// and first bytes (`RejectedLine.prefixBytes`, with the whole line's length and SHA-256);
+    /// later ones keep their file, line, element, code and length only (`message`, `raw` and
+    /// `raw_sha256` empty), so a file of garbage cannot blow up the store. Request bodies,
+    /// bounded in size, always keep them.
     public var rejectedLinesKeptInFull = 1000
     /// Whole rejected lines the current file may still keep.
     var rawRejectionsLeft = Int.max
@@ -33,8 +36,8 @@ public final class Ingestor {
         events = try EventWriter(database: database)
         rollups = try RollupWriter(database: database)
         rejectedLines = try database.prepare("""
-            INSERT OR IGNORE INTO rejected_lines (file, line, element, code, field, message, event_key, raw)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO rejected_lines (file, line, element, code, field, message, event_key, raw, raw_bytes, raw_sha256)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         self.batchSize = batchSize
     }
@@ -157,7 +160,11 @@ public final class Ingestor {
         s.bind(whole ? rejection.field : nil, at: 5)
         s.bind(whole ? rejection.message : "", at: 6)
         s.bind(whole ? rejection.eventKey : nil, at: 7)
-        s.bindText(whole ? raw : UnsafeBufferPointer(start: nil, count: 0), at: 8)
+        let line = UnsafeRawBufferPointer(raw)
+        s.bindText(whole ? RejectedLine.prefix(of: line).assumingMemoryBound(to: UInt8.self)
+                         : UnsafeBufferPointer(start: nil, count: 0), at: 8)
+        s.bind(Int64(line.count), at: 9)
+        s.bind(whole ? SHA256.hex(line) : "", at: 10)
         try s.step()
         s.reset()
     }

@@ -6,6 +6,7 @@ public enum TallySchema {
         Migration("v1-events-and-rollups", sql: v1),
         Migration("v2-key-table-and-appended-events", sql: v2, step: fillEventKeys),
         Migration("v3-exposure-members-without-counts", sql: v3),
+        Migration("v4-rejected-line-prefix-and-digest", sql: v4, step: cutRejectedLines),
     ])
 
     static let v1 = """
