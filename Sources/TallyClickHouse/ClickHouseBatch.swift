@@ -31,7 +31,7 @@ struct ClickHouseBatch: Sendable {
     private(set) var pairs: [(entry: Int, key: ExposurePairs.Key, share: ExposurePairs.First)] = []
     /// `rejected_lines` rows.
     var rejectedRows = RowWriter()
-    private var keys: [EventFamily: Set<String>] = [:]
+    private var keys: [EventFamily: Set<Bytewise<String>>] = [:]
     private var dateCache: (day: Int, text: String) = (Int.min, "")
 
     /// An empty batch.
@@ -52,15 +52,16 @@ struct ClickHouseBatch: Sendable {
     /// How many events are queued.
     var count: Int { entries.count }
 
-    /// Whether the batch holds an event of `family` with `key`.
+    /// Whether the batch holds an event of `family` with `key` (the same bytes: keys canonically
+    /// equivalent but different are different events, as in `event_keys`).
     func contains(_ family: EventFamily, _ key: String) -> Bool {
-        keys[family]?.contains(key) == true
+        keys[family]?.contains(Bytewise(key)) == true
     }
 
     /// Queues `event`; false when its key is already in the batch.
     mutating func add(_ event: Event) -> Bool {
         let key = event.idempotencyKey
-        guard keys[event.family, default: []].insert(key).inserted else { return false }
+        guard keys[event.family, default: []].insert(Bytewise(key)).inserted else { return false }
         let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
         if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
         let index = event.family.index

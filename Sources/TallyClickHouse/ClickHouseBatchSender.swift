@@ -19,7 +19,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private(set) var duplicates = 0
     private let client: ClickHouseClient
     /// Keys of events a failed send may have stored without their keys, per family.
-    private var uncertain: [EventFamily: Set<String>] = [:]
+    private var uncertain: [EventFamily: Set<Bytewise<String>>] = [:]
     /// Whether a send added to `exposure_members` since the last `compactMembers()`.
     private var membersGrew = false
     /// This sender's in-flight mark (`InFlightBatch`), and whether it is set.
@@ -34,13 +34,13 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// were skipped as duplicates; the others are now stored). After a failure the keys that
     /// were about to be stored become uncertain: when they come again, they are stored again
     /// and their tables merged, so that the copies collapse.
-    func send(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<String>] {
-        var stored: [EventFamily: Set<String>] = [:]
+    func send(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<Bytewise<String>>] {
+        var stored: [EventFamily: Set<Bytewise<String>>] = [:]
         if batch.count > 0 {
             stored = try storedKeys(batch)
             var bodies = batch.rows
             var keys = batch.keyRows
-            var sending: [EventFamily: Set<String>] = [:]
+            var sending: [EventFamily: Set<Bytewise<String>>] = [:]
             var recovering: Set<String> = []
             var sent = 0
             if !stored.isEmpty {
@@ -48,7 +48,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 keys.removeAll()
             }
             for entry in batch.entries {
-                if stored[entry.family]?.contains(entry.key) == true {
+                if stored[entry.family]?.contains(Bytewise(entry.key)) == true {
                     duplicates += 1
                     continue
                 }
@@ -58,8 +58,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     keys.append(rowsOf: batch.keyRows, range: entry.keyRow)
                 }
                 if !uncertain.isEmpty {
-                    sending[entry.family, default: []].insert(entry.key)
-                    if uncertain[entry.family]?.contains(entry.key) == true { recovering.insert(entry.family.clickHouseTable) }
+                    sending[entry.family, default: []].insert(Bytewise(entry.key))
+                    if uncertain[entry.family]?.contains(Bytewise(entry.key)) == true { recovering.insert(entry.family.clickHouseTable) }
                 }
             }
             let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), using: client)
@@ -89,15 +89,15 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 }
             } catch {
                 if uncertain.isEmpty {
-                    for entry in batch.entries where stored[entry.family]?.contains(entry.key) != true {
-                        sending[entry.family, default: []].insert(entry.key)
+                    for entry in batch.entries where stored[entry.family]?.contains(Bytewise(entry.key)) != true {
+                        sending[entry.family, default: []].insert(Bytewise(entry.key))
                     }
                 }
                 uncertain.merge(sending) { $0.union($1) }
                 throw error
             }
             if !uncertain.isEmpty {
-                for entry in batch.entries { uncertain[entry.family]?.remove(entry.key) }
+                for entry in batch.entries { uncertain[entry.family]?.remove(Bytewise(entry.key)) }
                 uncertain = uncertain.filter { !$0.value.isEmpty }
             }
             // While events a failed send may have stored lack their keys, the mark stays.
@@ -176,11 +176,11 @@ final class ClickHouseBatchSender: @unchecked Sendable {
 
     /// What the batch's new events bring to each impression they touch, merged per impression
     /// (the events found stored are skipped).
-    private func impressionShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>]) -> [ImpressionStates.Key: ImpressionState] {
+    private func impressionShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<Bytewise<String>>]) -> [ImpressionStates.Key: ImpressionState] {
         var shares: [ImpressionStates.Key: ImpressionState] = [:]
         for fact in batch.impressions {
             let entry = batch.entries[fact.entry]
-            if stored[entry.family]?.contains(entry.key) == true { continue }
+            if stored[entry.family]?.contains(Bytewise(entry.key)) == true { continue }
             shares[fact.key] = shares[fact.key, default: ImpressionState()].merging(fact.share)
         }
         return shares
@@ -189,15 +189,15 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// What the batch's new exposure events bring to each (page instance, item), merged per pair,
     /// and the pairs among them whose events came from more than one user (each event is compared
     /// with the pair's first so far, so any second user is found).
-    private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<String>])
+    private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<Bytewise<String>>])
         -> (shares: [ExposurePairs.Key: ExposurePairs.First], shared: Set<ExposurePairs.Key>) {
         var shares: [ExposurePairs.Key: ExposurePairs.First] = [:]
         var shared: Set<ExposurePairs.Key> = []
         for fact in batch.pairs {
             let entry = batch.entries[fact.entry]
-            if stored[entry.family]?.contains(entry.key) == true { continue }
+            if stored[entry.family]?.contains(Bytewise(entry.key)) == true { continue }
             if let share = shares[fact.key] {
-                if share.user != fact.share.user { shared.insert(fact.key) }
+                if !share.user.hasSameBytes(as: fact.share.user) { shared.insert(fact.key) }
                 shares[fact.key] = share.merging(fact.share)
             } else {
                 shares[fact.key] = fact.share
@@ -223,8 +223,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
 
     /// The batch's keys already in `event_keys`, per family: one query, the keys sent along
     /// as the external table `batch_keys`.
-    private func storedKeys(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<String>] {
-        var stored: [EventFamily: Set<String>] = [:]
+    private func storedKeys(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<Bytewise<String>>] {
+        var stored: [EventFamily: Set<Bytewise<String>>] = [:]
         // A set of plain keys costs the server a third of a set of (family, key) pairs to build
         // and probe; the rare key stored under another family is told apart here.
         let result = try client.query("SELECT family, key FROM event_keys WHERE key IN batch_keys",
@@ -232,7 +232,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         for row in result.rows {
             if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1],
                batch.contains(family, key) {
-                stored[family, default: []].insert(key)
+                stored[family, default: []].insert(Bytewise(key))
             }
         }
         return stored

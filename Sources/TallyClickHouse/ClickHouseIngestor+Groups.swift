@@ -10,8 +10,8 @@ extension ClickHouseIngestor: EventIngesting {
         outcomes.reserveCapacity(chunks.count)
         /// Events queued for the next send: where their outcome is, their family and key.
         var queued: [(chunk: Int, entry: Int, event: Event)] = []
-        func settle(_ stored: [EventFamily: Set<String>]) {
-            for (chunk, entry, event) in queued where stored[event.family]?.contains(event.idempotencyKey) == true {
+        func settle(_ stored: [EventFamily: Set<Bytewise<String>>]) {
+            for (chunk, entry, event) in queued where stored[event.family]?.contains(Bytewise(event.idempotencyKey)) == true {
                 outcomes[chunk][entry] = .duplicate(key: event.idempotencyKey)
             }
             queued.removeAll(keepingCapacity: true)

@@ -134,7 +134,7 @@ public final class ClickHouseIngestor {
     /// Sends what is pending, after the batch in flight, and returns the pending keys that were
     /// already stored, per family (those events were skipped as duplicates; the others are now
     /// stored). After a failure nothing stays pending.
-    func send() throws -> [EventFamily: Set<String>] {
+    func send() throws -> [EventFamily: Set<Bytewise<String>>] {
         let next = batch
         batch = ClickHouseBatch(roomFor: next)
         try waitForSend()

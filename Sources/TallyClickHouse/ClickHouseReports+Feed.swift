@@ -1,3 +1,4 @@
+import TallyEvents
 import TallyQuery
 
 extension ClickHouseReports {
@@ -22,8 +23,8 @@ extension ClickHouseReports {
             guard !grouping.buckets.isEmpty, case .int(let number) = value, number >= 1, number <= grouping.buckets.count else { return value }
             return .text(grouping.buckets[Int(number) - 1].label)
         }
-        var reasons: [[String]: [(String, Int64)]] = [:]
-        func group(_ row: [ReportValue]) -> [String] { [String(describing: row[0]), String(describing: row[1])] }
+        var reasons: [[Bytewise<String>]: [(String, Int64)]] = [:]
+        func group(_ row: [ReportValue]) -> [Bytewise<String>] { [Bytewise(String(describing: row[0])), Bytewise(String(describing: row[1]))] }
         if topReasons > 0 {
             for row in try run("dislike_reasons" + suffix, parameters).rows where reasons[group(row), default: []].count < topReasons {
                 reasons[group(row), default: []].append((row[2].text ?? "", row[3].int64))

@@ -19,9 +19,9 @@ extension ClickHouseReports: LearningSource {
     }
 
     /// Material states of the user, or of all users together, keyed by material.
-    public func materials(user: String?, material: String?) throws -> [String: MaterialState] {
+    public func materials(user: String?, material: String?) throws -> [Bytewise<String>: MaterialState] {
         let result = try run("learning_materials", ["user": QueryValue(user), "material": QueryValue(material)])
-        var states: [String: MaterialState] = [:]
+        var states: [Bytewise<String>: MaterialState] = [:]
         for row in result.rows {
             func value(_ name: String) -> ReportValue { result.value(row, name) }
             func newest(_ prefix: String) -> MaterialState.Newest {
@@ -29,7 +29,7 @@ extension ClickHouseReports: LearningSource {
             }
             let materialId = value("material_id").text ?? ""
             let progress = value("progress").double ?? -1
-            states[materialId] = MaterialState(
+            states[Bytewise(materialId)] = MaterialState(
                 materialId: materialId, activeSeconds: value("active_seconds").int, completions: value("completions").int,
                 last: newest("last"), targetType: value("target_type").text ?? "knowledge_source",
                 title: value("has_title").int > 0 ? (newest("title"), value("title").text ?? "") : nil,

@@ -1,3 +1,4 @@
+import TallyEvents
 import TallyIngest
 
 /// Keeps the exposure counts exact at ingest, as the SQLite store's `ExposureRollupWriter` does:
@@ -32,14 +33,14 @@ enum ExposurePairs {
 
     /// A group's change as owned by the user of the pair's first exposure.
     struct Owned: Hashable {
-        var user: String
+        @Bytewise var user: String
         var group: Group
     }
 
     /// A group of `exposures --by`, as `exposure_groups` keys it.
     struct Group: Hashable {
         var dimension: String
-        var value: String
+        @Bytewise var value: String
         var missing: Bool
     }
 
@@ -63,7 +64,7 @@ enum ExposurePairs {
         // id, so that on a cluster they reach the shard of the pair row they come from.
         var deltas: [Owned: (exposures: Int, duplicates: Int)] = [:]
         var moved = false
-        var sharedByUser: [String: Int] = [:]
+        var sharedByUser: [Bytewise<String>: Int] = [:]
         func contribute(_ sign: Int, _ first: First, item: String) {
             for group in first.groups(item: item) {
                 let owned = Owned(user: first.user, group: group)
@@ -77,9 +78,9 @@ enum ExposurePairs {
             write(key, kind: 0, new, to: &out)
             if let old {
                 contribute(-1, old, item: key.item)
-                moved = moved || old.groups(item: key.item) != new.groups(item: key.item) || old.user != new.user
+                moved = moved || old.groups(item: key.item) != new.groups(item: key.item) || !old.user.hasSameBytes(as: new.user)
             }
-            if shared.contains(key) || old.map({ $0.user != batch.user }) == true { sharedByUser[new.user, default: 0] += 1 }
+            if shared.contains(key) || old.map({ !$0.user.hasSameBytes(as: batch.user) }) == true { sharedByUser[Bytewise(new.user), default: 0] += 1 }
             contribute(1, new, item: key.item)
         }
         let none = Key(pageInstance: "", item: "")
@@ -88,7 +89,7 @@ enum ExposurePairs {
                   to: &out)
         }
         for (user, count) in sharedByUser {
-            write(none, kind: 2, nil, user: user, exposures: count, to: &out)
+            write(none, kind: 2, nil, user: user.wrappedValue, exposures: count, to: &out)
         }
         return (out, moved)
     }

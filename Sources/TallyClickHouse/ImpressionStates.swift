@@ -1,3 +1,4 @@
+import TallyEvents
 import TallyIngest
 
 /// Keeps the dislike-rate counters exact at ingest, as the SQLite store's `FeedRollupWriter`
@@ -39,7 +40,7 @@ enum ImpressionStates {
         // Changes are summed per user and written under the user's id, so that on a cluster they
         // reach the shard of the states they come from, and a shard's counters remade from its
         // own events replace exactly what it held.
-        var deltasByUser: [String: DislikeDeltas] = [:]
+        var deltasByUser: [Bytewise<String>: DislikeDeltas] = [:]
         for (key, batch) in incoming {
             let old = before[key] ?? ImpressionState()
             let new = old.merging(batch)
@@ -54,11 +55,11 @@ enum ImpressionStates {
                                reason: reaction.reason, to: &out)
                 changes(to: &out)
             }
-            old.contribute(-1, to: &deltasByUser[key.user, default: DislikeDeltas()])
-            new.contribute(1, to: &deltasByUser[key.user, default: DislikeDeltas()])
+            old.contribute(-1, to: &deltasByUser[Bytewise(key.user), default: DislikeDeltas()])
+            new.contribute(1, to: &deltasByUser[Bytewise(key.user), default: DislikeDeltas()])
         }
         for (user, deltas) in deltasByUser {
-            let owner = Key(user: user, impression: "")
+            let owner = Key(user: user.wrappedValue, impression: "")
             for (group, counters) in deltas.groups where !counters.isZero {
                 write(owner, kind: 2, group, to: &out)
                 reactionFields(to: &out)

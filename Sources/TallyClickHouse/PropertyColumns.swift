@@ -24,7 +24,8 @@ struct PropertyColumns {
                     numbers.append(nil)
                 case .number:
                     values.append(value.rawText)
-                    numbers.append(value.double)
+                    // One value per number: -0 is stored as 0, so that they group together.
+                    numbers.append(value.double.map { $0 == 0 ? 0 : $0 })
                 case .bool, .object, .array:
                     values.append(value.rawText)
                     numbers.append(nil)

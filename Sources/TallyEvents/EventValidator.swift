@@ -34,7 +34,9 @@ public enum EventValidator {
     public static func validate(_ object: JSONObjectView) -> Result<Event, EventRejection> {
         let fields = EventFieldReader(object)
         do throws(EventRejection) {
-            return .success(try event(fields))
+            let event = try event(fields)
+            try checkLocalDate(of: event, fields)
+            return .success(event)
         } catch {
             var rejection = error
             rejection.eventKey = idempotencyKey(fields)
@@ -74,6 +76,27 @@ public enum EventValidator {
         let isFeedback = fields.value("eventName") == nil && fields.value("feedbackType") != nil
         let key = isFeedback ? fields.value("id")?.string : fields.value("eventId")?.string ?? fields.value("id")?.string
         return key?.isEmpty == false ? key : nil
+    }
+}
+
+// MARK: - The local date
+
+extension EventValidator {
+    /// Refuses (`INVALID_TIMESTAMP`, naming the timestamp) an event whose local date — its
+    /// instant seen from its own `clientTimezoneOffsetMinutes` — is outside
+    /// `LocalDate.supportedRange`: such a date has no `YYYY-MM-DD` text that sorts in order.
+    static func checkLocalDate(of event: Event, _ fields: EventFieldReader) throws(EventRejection) {
+        let offset = event.common.timezoneOffsetMinutes
+        let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: offset)
+        guard !LocalDate.supportedRange.contains(date) else { return }
+        let key: StaticString = switch event {
+        case .reading, .exposure: "clientTimestampMs"
+        case .feedback, .observability: "timestamp"
+        }
+        guard let value = fields.value(key) else { return }
+        throw fields.invalid(key, value, expected: "an instant whose local date at clientTimezoneOffsetMinutes \(offset) is in "
+                                 + "\(LocalDate.supportedRange.lowerBound)...\(LocalDate.supportedRange.upperBound) (it is \(date))",
+                             code: .invalidTimestamp)
     }
 }
 

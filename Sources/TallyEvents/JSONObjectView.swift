@@ -94,9 +94,9 @@ public struct JSONObjectView {
 
 extension JSONObjectView {
     /// Calls `body` with every member's decoded key and value, in input order; a repeated key
-    /// comes once, with its last value (as `self[key]` reads it).
+    /// (the same bytes) comes once, with its last value (as `self[key]` reads it).
     public func forEachMember(_ body: (String, JSONValueView) throws -> Void) rethrows {
-        var lastIndex: [String: Int] = [:]
+        var lastIndex: [Bytewise<String>: Int] = [:]
         var keys: [String] = []
         keys.reserveCapacity(table.count)
         for index in 0..<table.count {
@@ -105,9 +105,9 @@ extension JSONObjectView {
                 ? decodedKey(member)
                 : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[member.keyStart..<member.keyStart + member.keyLength]), as: UTF8.self)
             keys.append(key)
-            lastIndex[key] = index
+            lastIndex[Bytewise(key)] = index
         }
-        for index in 0..<table.count where lastIndex[keys[index]] == index {
+        for index in 0..<table.count where lastIndex[Bytewise(keys[index])] == index {
             let member = table[index]
             try body(keys[index], JSONValueView(bytes: bytes, kind: member.kind, flags: member.valueFlags,
                                                 range: member.valueStart..<member.valueEnd))

@@ -6,6 +6,10 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Days since 1970-01-01; negative before it.
     public var dayNumber: Int
 
+    /// The local dates an event may have, `0001-01-01...9999-12-31`: the dates whose
+    /// `YYYY-MM-DD` text has four digits of year, so that the texts sort as the dates do.
+    public static let supportedRange = LocalDate(dayNumber: -719_162)...LocalDate(dayNumber: 2_932_896)
+
     /// Creates a date from its day number.
     public init(dayNumber: Int) {
         self.dayNumber = dayNumber

@@ -1,3 +1,5 @@
+import TallyEvents
+
 /// Changes to the dislike-rate counters gathered over a batch.
 package struct DislikeDeltas {
     package struct Counters {
@@ -11,7 +13,7 @@ package struct DislikeDeltas {
 
     package struct ReasonKey: Hashable {
         package var group: FineGroup
-        package var reason: String
+        @Bytewise package var reason: String
     }
 
     package var groups: [FineGroup: Counters] = [:]

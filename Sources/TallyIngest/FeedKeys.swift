@@ -1,8 +1,10 @@
+import TallyEvents
+
 /// A (page instance, item): the pair whose first exposure the exposure counts are kept from, in
 /// the SQLite store (`exposure_firsts`) and the ClickHouse one (`exposure_pairs`).
 package struct PageItem: Hashable, Sendable {
-    package var pageInstance: String
-    package var item: String
+    @Bytewise package var pageInstance: String
+    @Bytewise package var item: String
 
     package init(pageInstance: String, item: String) {
         self.pageInstance = pageInstance
@@ -13,8 +15,8 @@ package struct PageItem: Hashable, Sendable {
 /// A (user, impression): the impression whose exposures and final reaction the dislike counters
 /// are kept from, in the SQLite store and the ClickHouse one (`impression_states`).
 package struct UserImpression: Hashable, Sendable {
-    package var user: String
-    package var impression: String
+    @Bytewise package var user: String
+    @Bytewise package var impression: String
 
     package init(user: String, impression: String) {
         self.user = user

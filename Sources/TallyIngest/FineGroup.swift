@@ -1,6 +1,8 @@
+import TallyEvents
+
 /// A dislike-rate group as events carry it: model version and feed position, either absent.
 package struct FineGroup: Hashable, Sendable {
-    package var modelInfo: String?
+    @Bytewise package var modelInfo: String?
     package var feedPosition: Int?
 
     package init(modelInfo: String?, feedPosition: Int?) {

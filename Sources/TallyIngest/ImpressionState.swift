@@ -1,3 +1,5 @@
+import TallyEvents
+
 /// What the store knows of one (user, impression): the groups it was exposed in and its final
 /// (newest) feedback. Its contribution to the dislike-rate counters is a function of this state,
 /// so a batch updates the counters by the difference between the state before and after it.
@@ -5,7 +7,7 @@ package struct ImpressionState {
     package struct Reaction: Equatable {
         package var order: OrderKey
         package var kind: String
-        package var reason: String?
+        @Bytewise package var reason: String?
         package var group: FineGroup
 
         package init(order: OrderKey, kind: String, reason: String?, group: FineGroup) {

@@ -7,12 +7,12 @@ package struct LearningFacts {
     /// Activity per local date with events.
     package var days: [LocalDate: DayActivity]
     /// Material states, keyed by material.
-    package var materials: [String: MaterialState]
+    package var materials: [Bytewise<String>: MaterialState]
     /// The newest reading event: instant and UTC offset.
     package var lastEvent: (ms: Int64, offsetMinutes: Int)?
 
     /// Creates the facts.
-    package init(days: [LocalDate: DayActivity] = [:], materials: [String: MaterialState] = [:],
+    package init(days: [LocalDate: DayActivity] = [:], materials: [Bytewise<String>: MaterialState] = [:],
                  lastEvent: (ms: Int64, offsetMinutes: Int)? = nil) {
         self.days = days
         self.materials = materials
@@ -101,7 +101,7 @@ package struct LearningFacts {
 
     /// How far readers got in `materialId`.
     package func progress(materialId: String) -> ReadingProgress {
-        guard let state = materials[materialId] else {
+        guard let state = materials[Bytewise(materialId)] else {
             return ReadingProgress(materialId: materialId, status: .notStarted, lastPosition: nil, totalActiveSeconds: 0, lastReadAt: nil)
         }
         return ReadingProgress(materialId: materialId, status: state.completions > 0 ? .completed : .inProgress,

@@ -9,7 +9,7 @@ public protocol LearningSource {
     /// The newest reading event (of one user, or all): instant and offset.
     func lastEvent(user: String?) throws -> (ms: Int64, offsetMinutes: Int)?
     /// Material states (of one user, or all users merged per material), keyed by material.
-    func materials(user: String?, material: String?) throws -> [String: MaterialState]
+    func materials(user: String?, material: String?) throws -> [Bytewise<String>: MaterialState]
 }
 
 extension LearningSource {

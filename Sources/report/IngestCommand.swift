@@ -55,6 +55,8 @@ struct IngestCommand: ParsableCommand {
                 let sqlite = try Ingestor(store: try EventStore(path: path))
                 sqlite.rejectedLinesKeptInFull = keepRejected
                 ingestor = sqlite
+            } catch let error as StoreError {
+                throw IngestFailure("Cannot write the store \(path): \(error)")
             } catch {
                 throw IngestFailure("Cannot write the store \(path): \(error).")
             }

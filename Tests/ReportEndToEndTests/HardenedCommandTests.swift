@@ -30,6 +30,22 @@ final class HardenedCommandTests: XCTestCase {
         return process.terminationStatus
     }
 
+    /// A store that records a migration this `report` does not know (a newer Tally's) is
+    /// refused by ingest and by the reports, naming both versions; nothing is added to it.
+    func testAStoreOfANewerTallyIsRefusedNamingBothVersions() throws {
+        let db: String = try XCTUnwrap(self.db)
+        XCTAssertEqual(try Python.run("-c", ["import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                                             + "c.execute(\"INSERT INTO tally_migrations (identifier) VALUES ('v9-future')\"); c.commit()", db]).status, 0)
+        let input = try files.write("more.ndjson", (100..<110).map { EventFiles.reading($0, day: 1) }.joined(separator: "\n"))
+        for arguments in [["ingest", input, "--db", db], ["summary", "--db", db]] {
+            let result = try ReportBinary.run(arguments)
+            XCTAssertNotEqual(result.status, 0, arguments[0])
+            XCTAssertTrue(result.stderr.contains("v9-future") && result.stderr.contains("v3-exposure-members-without-counts"), result.stderr)
+        }
+        let count = try Python.run("-c", ["import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM reading_events').fetchone()[0])", db])
+        XCTAssertEqual(count.output.trimmingCharacters(in: .whitespacesAndNewlines), "30")
+    }
+
     /// A store in a folder that cannot be written (and without the `-shm` file a reader would
     /// create) answers every report as a copy of it does, with a note on stderr that it was
     /// read immutable.

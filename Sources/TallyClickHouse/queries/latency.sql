@@ -3,6 +3,7 @@
 -- properties.<by> (or the event's appVersion when it has no such property and {by} names
 -- appVersion). A numeric group value is in key_number, any other in key_text; numbers sort
 -- first, then text, then the null group.
+-- A number is one group whatever its JSON text: `+ 0` makes a -0 stored by older versions 0.
 -- {event}  the event name   {field}  the measured property   {by}  the grouping property
 -- {user}   only this user's events, or NULL for all
 SELECT key_number, key_text, n AS count,
@@ -15,7 +16,7 @@ FROM (
     FROM (
         SELECT prop_numbers[indexOf(prop_keys, {field:String})] AS value,
                indexOf(prop_keys, {by:String}) AS by_index,
-               if(by_index > 0, prop_numbers[by_index], NULL) AS key_number,
+               if(by_index > 0, prop_numbers[by_index] + 0, NULL) AS key_number,
                if(isNotNull(key_number), NULL,
                   if(by_index > 0, toNullable(prop_values[by_index]),
                      if({by:String} IN ('appVersion', 'app_version'), app_version, NULL))) AS key_text

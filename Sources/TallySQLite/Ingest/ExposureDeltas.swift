@@ -1,3 +1,5 @@
+import TallyEvents
+
 /// Changes to the exposure-count rows gathered over a batch.
 struct ExposureDeltas {
     struct Group: Hashable {
@@ -34,7 +36,7 @@ struct ExposureDeltas {
     struct Member: Hashable {
         var group: Group
         var kind: Kind
-        var member: String
+        @Bytewise var member: String
     }
 
     var groups: [Group: Counters] = [:]

@@ -5,31 +5,31 @@ import TallyIngest
 /// a batch of thousands of events costs a handful of upserts (written by `RollupWriter`).
 struct RollupBatch {
     struct UserDateMaterial: Hashable {
-        var user: String
+        @Bytewise var user: String
         var date: String
-        var material: String
+        @Bytewise var material: String
     }
 
     struct DateMaterial: Hashable {
         var date: String
-        var material: String
+        @Bytewise var material: String
     }
 
     struct UserMaterial: Hashable {
-        var user: String
-        var material: String
+        @Bytewise var user: String
+        @Bytewise var material: String
     }
 
     struct ImpressionGroup: Hashable {
-        var user: String
-        var impression: String
-        var modelInfo: String?
+        @Bytewise var user: String
+        @Bytewise var impression: String
+        @Bytewise var modelInfo: String?
         var feedPosition: Int?
     }
 
     struct EventUser: Hashable {
-        var eventName: String
-        var user: String
+        @Bytewise var eventName: String
+        @Bytewise var user: String
     }
 
     struct Activity {
@@ -64,7 +64,7 @@ struct RollupBatch {
     var daily: [UserDateMaterial: Activity] = [:]
     var dailyAll: [DateMaterial: Activity] = [:]
     var materials: [UserMaterial: MaterialDelta] = [:]
-    var users: [String: UserDelta] = [:]
+    var users: [Bytewise<String>: UserDelta] = [:]
     var reactions: [UserImpression: Reaction] = [:]
     var impressionGroups: Set<ImpressionGroup> = []
     var firstExposures: [PageItem: FirstExposure] = [:]
@@ -125,8 +125,8 @@ struct RollupBatch {
         }
         materials[key] = delta
 
-        if users[user].map({ $0.last < order }) ?? true {
-            users[user] = UserDelta(last: order, timezoneOffsetMinutes: event.common.timezoneOffsetMinutes)
+        if users[Bytewise(user)].map({ $0.last < order }) ?? true {
+            users[Bytewise(user)] = UserDelta(last: order, timezoneOffsetMinutes: event.common.timezoneOffsetMinutes)
         }
     }
 

@@ -91,7 +91,7 @@ final class RollupWriter {
             try material.run()
         }
         for (key, delta) in batch.users {
-            try user.bind([.text(key)] + Self.values(delta.last) + [.int(Int64(delta.timezoneOffsetMinutes))])
+            try user.bind([.text(key.wrappedValue)] + Self.values(delta.last) + [.int(Int64(delta.timezoneOffsetMinutes))])
             try user.run()
         }
         for (key, count) in batch.eventUsers {

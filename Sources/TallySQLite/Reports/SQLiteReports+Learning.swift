@@ -23,16 +23,17 @@ extension SQLiteReports: LearningSource {
     }
 
     /// Material states of the user, or of all users merged per material, keyed by material.
-    public func materials(user: String?, material: String?) throws -> [String: MaterialState] {
-        var states: [String: MaterialState] = [:]
+    public func materials(user: String?, material: String?) throws -> [Bytewise<String>: MaterialState] {
+        var states: [Bytewise<String>: MaterialState] = [:]
         try run("learning_materials", ["user": QueryValue(user),
                                        "material": QueryValue(material)]) { row in
             let state = MaterialState(row: row)
-            if var existing = states[state.materialId] {
+            let key = Bytewise(state.materialId)
+            if var existing = states[key] {
                 existing.merge(state)
-                states[state.materialId] = existing
+                states[key] = existing
             } else {
-                states[state.materialId] = state
+                states[key] = state
             }
         }
         return states

@@ -14,7 +14,7 @@ extension SQLiteReports {
         }
         try run("latency_values", ["event": .text(event), "field": .text(field), "by": .text(by),
                                    "user": QueryValue(user)]) { row in
-            let key = row.value(0)
+            let key = Self.groupKey(row.value(0))
             if key != group {
                 flush()
                 group = key
@@ -34,8 +34,18 @@ extension SQLiteReports {
         let query = by == "userId" ? "top_users" : "top"
         try run(query, ["event": .text(event), "by": .text(by), "limit": .int(Int64(limit)),
                         "user": QueryValue(user)]) { row in
-            rows.append([ReportValue(row.value(0)), .int(row.int64(1))])
+            rows.append([ReportValue(Self.groupKey(row.value(0))), .int(row.int64(1))])
         }
         return GroupedReport(columns: ReportLogic.topColumns(by: by), rows: rows)
+    }
+
+    /// A group key with one form per number: a whole number is the integer whatever its JSON
+    /// text (`0`, `-0`, `0.0`, `0e5` are `0`), as JSON prints it and as ClickHouse's
+    /// `groupValue` answers; any other value as it is.
+    static func groupKey(_ value: SQLValue) -> SQLValue {
+        if case .double(let number) = value, case .int(let whole) = ReportLogic.number(number) {
+            return .int(whole)
+        }
+        return value
     }
 }
