@@ -30,7 +30,8 @@ what such users naturally produce). --bad-lines K adds K rejected lines, cycling
 rejection codes (INVALID_JSON only in NDJSON), and --duplicates K re-sends K earlier lines a
 little later, as a retrying uploader does; both come on top of N. --out is a file, a
 directory (then events-SEED.ndjson[.gz] or .json inside it) or - for stdout. User ids are
-u<seed>-<index>; u<seed>-000 is the most active user.
+u<seed>-<index>; u<seed>-000 is the most active user. --user-seed S keeps the same users
+(u<S>-<index>) across files of different --seed, each a later period (--end) than the last.
 """
 import argparse
 import contextlib
@@ -477,6 +478,9 @@ def main():
     ap.add_argument('--gzip', action='store_true', help='gzip the output (also implied by a .gz name)')
     ap.add_argument('--bad-lines', type=int, default=0)
     ap.add_argument('--duplicates', type=int, default=0)
+    ap.add_argument('--user-seed', type=int,
+                    help='draw the users from a seed of their own (ids u<user-seed>-<index>), so that files of '
+                         'other --seed and later --end continue the same users (default: from --seed)')
     ap.add_argument('--key', choices=['v7', 'v4'], default='v7',
                     help='event ids: UUIDv7 of the event time (default) or random UUIDv4')
     a = ap.parse_args()
@@ -492,7 +496,9 @@ def main():
     if a.gzip and not path.endswith('.gz') and path != '-':
         path += '.gz'
     key_rng = random.Random(f'v4-{a.seed}') if a.key == 'v4' else None
-    gen = Generator(rng, make_users(rng, a.seed, users, days), days, parse_instant(a.end), events, key_rng)
+    people = (make_users(rng, a.seed, users, days) if a.user_seed is None
+              else make_users(random.Random(f'users-{a.user_seed}'), a.user_seed, users, 1))  # all of them there from the start
+    gen = Generator(rng, people, days, parse_instant(a.end), events, key_rng)
     codes = REJECTION_CODES if a.format == 'ndjson' else REJECTION_CODES[1:]
     write_lines(path, a.format, with_noise(gen, events, a.bad_lines, a.duplicates, rng, gen, codes), a.gzip)
     if gen.emitted < events:

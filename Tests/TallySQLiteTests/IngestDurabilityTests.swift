@@ -43,6 +43,22 @@ final class IngestDurabilityTests: XCTestCase {
         XCTAssertEqual(WALSyncRecorder.syncs, 1, "ten batches, one sync: \(WALSyncRecorder.operations.count) operations")
     }
 
+    func testAFileCommitsItsBatchesTogetherEveryRecordsPerCommit() throws {
+        let path = directory.appendingPathComponent("t.sqlite").path
+        let ingestor = try Ingestor(store: try EventStore(path: path), batchSize: 100)
+        ingestor.recordsPerCommit = 1_000
+        let reader = try EventStore(readingAt: path).database
+        var seen: Set<Int64> = []
+        WALSyncRecorder.reset()
+        let counts = try ingestor.ingest(file: try file(lines(3_500)), onRejection: { _, _ in }) { _, _ in
+            seen.insert((try? reader.scalarInt("SELECT count(*) FROM observability_events")) ?? -1)
+        }
+        XCTAssertEqual(counts, IngestCounts(accepted: 3_500))
+        XCTAssertEqual(seen, [0, 1_000, 2_000, 3_000], "a reader sees whole commits of ten batches")
+        XCTAssertEqual(try reader.scalarInt("SELECT count(*) FROM observability_events"), 3_500)
+        XCTAssertEqual(WALSyncRecorder.syncs, 1, "and the file is still synced once")
+    }
+
     func testAFileCutShortIsSyncedBeforeItsErrorIsReported() throws {
         let store = try EventStore(path: directory.appendingPathComponent("t.sqlite").path)
         let ingestor = try Ingestor(store: store, batchSize: 100)

@@ -78,21 +78,23 @@ final class RollupsAheadTests: XCTestCase {
             if i % 50 == 0 { second.append(new[i / 2]) }
         }
         let files = [(try write(first, "first.ndjson"), first), (try write(second, "second.ndjson"), second)]
-        for batchSize in [20_000, 2_500, 7] {
-            let ahead = directory.appendingPathComponent("ahead-\(batchSize).sqlite").path
+        // Batches that commit one by one, and several batches to a commit.
+        for (batchSize, perCommit) in [(20_000, 20_000), (2_500, 2_500), (7, 7), (7, 1_000), (600, 250_000)] {
+            let ahead = directory.appendingPathComponent("ahead-\(batchSize)-\(perCommit).sqlite").path
             let ingestor = try Ingestor(store: try EventStore(path: ahead), batchSize: batchSize)
+            ingestor.recordsPerCommit = perCommit
             var counts: [IngestCounts] = []
             for (path, _) in files {
                 counts.append(try ingestor.ingest(file: path, onRejection: { _, _ in }))
             }
             XCTAssertEqual(counts[0].duplicates, 0)
             XCTAssertGreaterThan(counts[1].duplicates, 1_000)
-            let oneByOne = directory.appendingPathComponent("one-\(batchSize).sqlite").path
+            let oneByOne = directory.appendingPathComponent("one-\(batchSize)-\(perCommit).sqlite").path
             try storeOneByOne(files, into: oneByOne, batchSize: batchSize)
             let expected = try rows(oneByOne), actual = try rows(ahead)
             XCTAssertEqual(Set(actual.keys), Set(expected.keys))
             for (table, expectedRows) in expected {
-                XCTAssertEqual(actual[table], expectedRows, "\(table), batches of \(batchSize)")
+                XCTAssertEqual(actual[table], expectedRows, "\(table), batches of \(batchSize), \(perCommit) a commit")
             }
         }
     }

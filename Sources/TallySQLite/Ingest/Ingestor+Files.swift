@@ -8,12 +8,17 @@ extension Ingestor {
 
     /// Reads one event file (or `-` for stdin) and stores its records; returns this file's counts.
     ///
-    /// The file's batches commit with `synchronous = NORMAL` (each survives a kill of the
-    /// process, not yet a power loss), and before this returns or throws the write-ahead log is
-    /// synced once: whatever the caller reports as stored is durable, for the price of one
-    /// `fsync` per file instead of one per batch. The connection is back to `FULL` afterwards.
-    /// A power loss in the middle of a file can drop its latest batches, never part of one;
-    /// ingesting the file again restores them (stored events come back as duplicates).
+    /// Each batch of `batchSize` records writes its rollups; the batches commit together once
+    /// `recordsPerCommit` records are in (and at the end), so that a commit writes each page of
+    /// the key-ordered structures (`event_keys` above all, where random keys touch every page)
+    /// once for many batches: what a commit costs then follows its own records, not the size
+    /// of the store. Commits use `synchronous = NORMAL` (each survives a kill of the process,
+    /// not yet a power loss), and before this returns or throws the write-ahead log is synced
+    /// once: whatever the caller reports as stored is durable, for the price of one `fsync`
+    /// per file instead of one per commit. The connection is back to `FULL` afterwards. A kill
+    /// in the middle of a file drops the records since its last commit, a power loss its latest
+    /// commits, never part of one; ingesting the file again restores them (stored events come
+    /// back as duplicates).
     ///
     /// One thread reads and validates while this one stores, so parsing and SQLite overlap:
     /// the reading thread also adds up each batch's rollups as if every event were new, and
@@ -58,6 +63,7 @@ extension Ingestor {
         producer.start()
         defer { finished.wait() }
         var unread: RecordValidator.UnreadRemainder?
+        var uncommitted = 0
         do {
             loop: while true {
                 switch queue.take() {
@@ -68,9 +74,15 @@ extension Ingestor {
                         }
                     }
                     if unread == nil { unread = chunk.unread }
+                    uncommitted += chunk.entries.count
                     onProgress(chunk.bytesRead, reader.totalBytes)
                 case .rollups(let rollups):
-                    try commit(rollupsAhead: rollups)
+                    if uncommitted >= recordsPerCommit {
+                        try commit(rollupsAhead: rollups)
+                        uncommitted = 0
+                    } else {
+                        try writeBatch(rollupsAhead: rollups)
+                    }
                 case .failure(let error):
                     // The records read before the damage are whole: keep them.
                     try commit()

@@ -27,6 +27,9 @@ public final class Ingestor {
     /// `raw_sha256` empty), so a file of garbage cannot blow up the store. Request bodies,
     /// bounded in size, always keep them.
     public var rejectedLinesKeptInFull = 1000
+    /// Records of a file per transaction (see `ingest(file:)`): each batch of `batchSize`
+    /// writes its rollups, and the batches commit together once this many records are in.
+    public var recordsPerCommit = 250_000
     /// Whole rejected lines the current file may still keep.
     var rawRejectionsLeft = Int.max
 
@@ -66,11 +69,33 @@ public final class Ingestor {
     /// they are when that held; when some record was stored already (a file sent again) the
     /// rollups of the events actually stored are added up here instead, as `add` does.
     func commit(rollupsAhead rollups: RollupBatch) throws {
+        adopt(rollups)
+        try commit()
+    }
+
+    /// Writes the rollups of the chunks stored since the last batch, as `commit(rollupsAhead:)`
+    /// does, and leaves the transaction open for the next batch; a failure is left to the
+    /// caller, which rolls the transaction back (`rollback()`).
+    func writeBatch(rollupsAhead rollups: RollupBatch) throws {
+        adopt(rollups)
+        try writeRollups()
+    }
+
+    /// Takes `rollups` (added up ahead, every event taken as new) as the batch's when that held.
+    private func adopt(_ rollups: RollupBatch) {
         if aheadAllNew && batch.isEmpty {
             batch = rollups
             aheadChunks = []
         }
-        try commit()
+    }
+
+    /// Writes the rollups of the batch (those of `aheadChunks` added up first) and starts the next.
+    private func writeRollups() throws {
+        addAheadRollups()
+        if !batch.isEmpty {
+            try rollups.write(batch)
+        }
+        batch = RollupBatch()
     }
 
     /// Adds the rollups of the events of `aheadChunks` that were new to the batch.
@@ -121,11 +146,8 @@ public final class Ingestor {
     /// Writes the rollups of the current batch and commits it.
     public func commit() throws {
         guard inTransaction else { return }
-        addAheadRollups()
         do {
-            if !batch.isEmpty {
-                try rollups.write(batch)
-            }
+            try writeRollups()
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")
