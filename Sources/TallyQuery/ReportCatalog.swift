@@ -1,5 +1,4 @@
 import TallyEvents
-import TallyQuery
 
 /// Every report, in the order `report --help` and the OpenAPI document list them. A new report
 /// is one entry here (answered through the generic path: its `rows` over the backend's saved
@@ -7,7 +6,7 @@ import TallyQuery
 public enum ReportCatalog {
     /// All the reports.
     public static let all: [ReportDefinition] = [
-        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, latency, top, retention,
+        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, compare, latency, top, retention,
     ]
 
     /// The report named `name` (a subcommand).
@@ -54,20 +53,38 @@ public enum ReportCatalog {
                         summary: "Dislike rate by model version and feed position, with its Wilson 95 % interval.", schema: "Rows"),
         parameters: [
             .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position"), description: "Group keys."),
-            .init(name: "positionBuckets", kind: .pattern("^(0|[1-9][0-9]{0,5})-$"), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-."),
+            positionBuckets,
             .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group."),
-        ]) { arguments in
-            let buckets = try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
-            return .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: buckets),
-                                topReasons: arguments[int: "topReasons"])
+        ] + feedFilters) { arguments in
+            .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: try buckets(arguments)),
+                         topReasons: arguments[int: "topReasons"], filter: try feedFilter(arguments))
         }
 
     /// `exposures --by B`, `GET /feed/exposures?by=B`.
     public static let exposures = ReportDefinition(
         name: "exposures", abstract: "Exposure counts by day, page, item, model or position.",
         endpoint: .init(path: "/feed/exposures", operationId: "exposures", summary: "Exposure counts, one per page instance and item.", schema: "Rows"),
-        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day"), description: "The group key.")]) {
-            .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"))
+        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day"), description: "The group key.")]
+            + feedFilters) {
+            .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"), filter: try feedFilter($0))
+        }
+
+    /// `compare --baseline B`, `GET /feed/compare?baseline=B`.
+    public static let compare = ReportDefinition(
+        name: "compare", abstract: "Each model's dislike rate against a baseline model's, with users as the unit.",
+        endpoint: .init(path: "/feed/compare", operationId: "compare",
+                        summary: "Each model's dislike rate and its difference from the baseline's, with delta-method 95 % intervals over users.",
+                        schema: "Rows", notFound: "The baseline has no impression under the filters (code INVALID_PARAMETER)."),
+        parameters: [
+            .init(name: "baseline", kind: .text(required: true, default: nil), description: "The model version compared against, such as rec-v12."),
+            .init(name: "by", kind: .choice(["model", "model,position", "position,model"], default: "model"), description: "Compare per model, or per model within each position."),
+            positionBuckets,
+        ] + feedFilters) { arguments in
+            let grouping = try DislikeGrouping(by: arguments[text: "by"] ?? "model", buckets: try buckets(arguments))
+            guard grouping.byModel else {
+                throw QueryError.invalidParameter(name: "by", message: "by must be model or model,position, got \"\(arguments[text: "by"] ?? "")\"")
+            }
+            return .compare(baseline: arguments[text: "baseline"] ?? "", grouping: grouping, filter: try feedFilter(arguments))
         }
 
     /// `latency --event E --field F --by P`, `GET /observability/latency`.
@@ -137,6 +154,31 @@ extension ReportCatalog {
         }
         try definition.validate(arguments)
         return try rows(backend, context, arguments)
+    }
+
+    // MARK: - Feed parameters
+
+    /// `positionBuckets`, of `dislike-rate` and `compare`.
+    static let positionBuckets = ReportDefinition.Parameter(
+        name: "positionBuckets", kind: .pattern("^(0|[1-9][0-9]{0,5})-$"), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-.")
+
+    /// The event filters of the feed reports (`metrics.md`): `from`, `to`, `platform`, `appVersion`.
+    static let feedFilters: [ReportDefinition.Parameter] = [
+        .init(name: "from", kind: .date, description: "Only the events of this local date or later (YYYY-MM-DD)."),
+        .init(name: "to", kind: .date, description: "Only the events of this local date or earlier (YYYY-MM-DD)."),
+        .init(name: "platform", kind: .text(required: false, default: nil), description: "Only the events of this platform, such as ios."),
+        .init(name: "appVersion", kind: .text(required: false, default: nil), description: "Only the events of this app version, such as 3.1.0."),
+    ]
+
+    /// The position buckets of `arguments`, none when absent.
+    static func buckets(_ arguments: ReportDefinition.Arguments) throws -> [DislikeGrouping.Bucket] {
+        try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
+    }
+
+    /// The event filter of `arguments`.
+    static func feedFilter(_ arguments: ReportDefinition.Arguments) throws -> FeedFilter {
+        try FeedFilter.parse(from: arguments[text: "from"], to: arguments[text: "to"],
+                       platform: arguments[text: "platform"], appVersion: arguments[text: "appVersion"])
     }
 
     /// A count as SQL gives it back: an integer, or its text (ClickHouse's 64-bit integers).

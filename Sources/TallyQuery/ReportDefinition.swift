@@ -1,5 +1,3 @@
-import TallyQuery
-
 /// One report, defined once: its subcommand and endpoint, its typed parameters, and how its
 /// question is built from their values. `report`'s subcommands and `--help`, the server's routes
 /// and their methods, and the OpenAPI document are all read from `ReportCatalog.all`.
@@ -57,6 +55,8 @@ public struct ReportDefinition: Sendable {
         public let summary: String
         /// The OpenAPI schema of the 200 answer, in `components/schemas`.
         public let schema: String
+        /// What a 404 answer means, for an endpoint that gives one (`QueryError.notFound`).
+        public var notFound: String? = nil
     }
 
     /// A typed parameter of a report.
@@ -73,6 +73,8 @@ public struct ReportDefinition: Sendable {
             case text(required: Bool, default: String?)
             /// Optional text of this pattern (checked by the report).
             case pattern(String)
+            /// An optional local date, `YYYY-MM-DD` (checked by the report).
+            case date
             /// A path segment.
             case path
         }
@@ -121,7 +123,7 @@ public struct ReportDefinition: Sendable {
             case .days(let value), .integer(_, let value): arguments[int: parameter.name] = value
             case .choice(_, let value): arguments[text: parameter.name] = value
             case .text(_, let value): arguments[text: parameter.name] = value
-            case .pattern, .path: break
+            case .pattern, .date, .path: break
             }
         }
         return arguments
@@ -140,7 +142,7 @@ public struct ReportDefinition: Sendable {
                 guard range.contains(value) else {
                     throw QueryError.invalidParameter(name: parameter.name, message: "\(parameter.name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
                 }
-            case .choice, .text, .pattern, .path: break
+            case .choice, .text, .pattern, .date, .path: break
             }
         }
     }

@@ -30,16 +30,21 @@ enum OpenAPIDocument {
                                  ("Cache-Control", reference("#/components/headers/CacheControl"))])),
             ("content", .object([("application/json", .object([("schema", reference("#/components/schemas/" + endpoint.schema))]))])),
         ])
+        var responses: [(key: String, value: JSONValue)] = [
+            ("200", ok),
+            ("304", .object([("description", .string("The client's copy (If-None-Match) is current."))])),
+            ("400", reference("#/components/responses/Error")),
+            ("401", reference("#/components/responses/Error")),
+        ]
+        if let notFound = endpoint.notFound {
+            responses.append(("404", .object([("description", .string(notFound)),
+                                              ("content", .object([("application/json", .object([("schema", reference("#/components/schemas/Error"))]))]))])))
+        }
         return .object([("get", .object([
             ("operationId", .string(endpoint.operationId)),
             ("summary", .string(endpoint.summary)),
             ("parameters", .array(contextParameters + definition.parameters.map(parameter))),
-            ("responses", .object([
-                ("200", ok),
-                ("304", .object([("description", .string("The client's copy (If-None-Match) is current."))])),
-                ("400", reference("#/components/responses/Error")),
-                ("401", reference("#/components/responses/Error")),
-            ])),
+            ("responses", .object(responses)),
         ]))])
     }
 
@@ -76,6 +81,8 @@ enum OpenAPIDocument {
             return query(parameter.name, required: required, parameter.description, schema: [string, ("minLength", .int(1))])
         case .pattern(let pattern):
             return query(parameter.name, required: false, parameter.description, schema: [string, ("pattern", .string(pattern))])
+        case .date:
+            return query(parameter.name, required: false, parameter.description, schema: [string, ("format", .string("date"))])
         case .path:
             return query(parameter.name, in: "path", required: true, parameter.description, schema: [string, ("minLength", .int(1))])
         }

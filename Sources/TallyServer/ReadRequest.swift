@@ -72,7 +72,7 @@ struct ReadRequest: Sendable {
                 arguments[text: name] = try required(query, name)
             case .text(false, let defaultValue):
                 arguments[text: name] = try query.value(name).flatMap { $0.isEmpty ? nil : $0 } ?? defaultValue
-            case .pattern:
+            case .pattern, .date:
                 arguments[text: name] = try query.value(name)
             case .path:
                 arguments[text: name] = path[name]

@@ -45,7 +45,7 @@ struct CatalogParameters<Position: CatalogPosition>: ParsableArguments, CustomRe
                 arguments[int: parameter.name] = try container.decode(Option<Int>.self, forKey: key).wrappedValue
             case .choice, .text(_, .some), .text(true, .none):
                 arguments[text: parameter.name] = try container.decode(Option<String>.self, forKey: key).wrappedValue
-            case .text(false, .none), .pattern:
+            case .text(false, .none), .pattern, .date:
                 arguments[text: parameter.name] = try container.decode(Option<String?>.self, forKey: key).wrappedValue
             case .path:
                 arguments[text: parameter.name] = try container.decode(Argument<String>.self, forKey: key).wrappedValue
@@ -71,7 +71,7 @@ struct CatalogParameters<Position: CatalogPosition>: ParsableArguments, CustomRe
             Option(wrappedValue: value, help: ArgumentHelp(parameter.description))
         case .text(true, .none):
             Option<String>(help: ArgumentHelp(parameter.description))
-        case .text(false, .none), .pattern:
+        case .text(false, .none), .pattern, .date:
             Option<String?>(help: ArgumentHelp(parameter.description))
         case .path:
             Argument<String>(help: ArgumentHelp(parameter.description))

@@ -17,6 +17,8 @@ struct DislikeRateCommand: ReportCommand {
     @Option(help: ArgumentHelp("Add the K most frequent reasons of final dislikes per group.", valueName: "K"))
     var topReasons = 0
 
+    @OptionGroup var filters: FeedFilterOptions
+
     func validate() throws {
         _ = try grouping()
         guard topReasons >= 0 else { throw ValidationError("--top-reasons must be 0 or more, got \(topReasons).") }
@@ -29,6 +31,6 @@ struct DislikeRateCommand: ReportCommand {
     }
 
     func run() throws {
-        Terminal.write(try options.answer(.dislikeRate(try grouping(), topReasons: topReasons)))
+        Terminal.write(try options.answer(.dislikeRate(try grouping(), topReasons: topReasons, filter: try filters.filter())))
     }
 }

@@ -11,6 +11,8 @@ struct ExposuresCommand: ReportCommand {
     @Option(help: "day, page, item, model or position.")
     var by = "day"
 
+    @OptionGroup var filters: FeedFilterOptions
+
     func validate() throws {
         _ = try grouping()
     }
@@ -25,6 +27,6 @@ struct ExposuresCommand: ReportCommand {
     }
 
     func run() throws {
-        Terminal.write(try options.answer(.exposures(by: try grouping())))
+        Terminal.write(try options.answer(.exposures(by: try grouping(), filter: try filters.filter())))
     }
 }
