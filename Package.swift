@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "TallyIngest", dependencies: ["TallyEvents", "TallySupport", "CZlib"]),
         .target(name: "TallyQuery", dependencies: ["TallyEvents", "TallySupport"]),
         .target(name: "TallySQLite", dependencies: ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery", "CSQLite", "CSQLiteConfig"],
-                resources: [.copy("queries")]),
+                exclude: ["queries/clickhouse"], resources: [.copy("queries")]),
         .target(name: "TallyClickHouse", dependencies: ["TallyEvents", "TallySupport", "TallyIngest", "TallyQuery"],
                 resources: [.copy("queries")]),
         .target(name: "TallyRender", dependencies: ["TallyEvents", "TallyIngest", "TallyQuery"]),
@@ -67,7 +67,7 @@ let package = Package(
             "TallyServer", "TallyRender", "TallyQuery", "TallySQLite", "TallyIngest", "TallySupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyQuery", "TallyRender", "TallySupport", "TallyTestSupport"]),
+        .testTarget(name: "ReportEndToEndTests", dependencies: ["report", "TallyKit", "TallyEvents", "TallyQuery", "TallyRender", "TallyServer", "TallySupport", "TallyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

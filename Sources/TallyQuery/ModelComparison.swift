@@ -87,7 +87,8 @@ public struct ModelComparison: Sendable {
         guard !baselineGroups.isEmpty else {
             throw QueryError.notFound(name: "baseline", message: "baseline \(baseline) has no impression under these filters")
         }
-        func estimate(_ group: Group) -> RatioEstimate { RatioEstimate(Array(group.users.values)) }
+        // Users in a fixed order, so that the sums (and every backend's answer) are the same to the last bit.
+        func estimate(_ group: Group) -> RatioEstimate { RatioEstimate(group.users.sorted { $0.key < $1.key }.map(\.value)) }
         var baselineAt: [Key: (estimate: RatioEstimate, users: Set<String>)] = [:]
         for group in baselineGroups {
             baselineAt[Self.key(.null, group.position)] = (estimate(group), Set(group.users.keys))

@@ -2,7 +2,8 @@ import TallyEvents
 
 /// Every report, in the order `report --help` and the OpenAPI document list them. A new report
 /// is one entry here (answered through the generic path: its `rows` over the backend's saved
-/// queries), its SQL per dialect and its test (`docs/contributing.md`).
+/// queries), its SQL per dialect, its subcommand in `Sources/report` and its test
+/// (`docs/contributing.md`).
 public enum ReportCatalog {
     /// All the reports.
     public static let all: [ReportDefinition] = [
@@ -44,7 +45,7 @@ public enum ReportCatalog {
         name: "progress", abstract: "Reading progress of one material.",
         endpoint: .init(path: "/materials/{materialId}/reading-progress", operationId: "readingProgress",
                         summary: "Reading progress of one material.", schema: "ReadingProgress"),
-        parameters: [.init(name: "materialId", kind: .path, description: "The material.")]) { .progress(materialId: $0[text: "materialId"] ?? "") }
+        parameters: [.init(name: "materialId", kind: .path, description: "The material.", help: "The materialId.")]) { .progress(materialId: $0[text: "materialId"] ?? "") }
 
     /// `dislike-rate`, `GET /feed/dislike-rate`.
     public static let dislikeRate = ReportDefinition(
@@ -52,20 +53,31 @@ public enum ReportCatalog {
         endpoint: .init(path: "/feed/dislike-rate", operationId: "dislikeRate",
                         summary: "Dislike rate by model version and feed position, with its Wilson 95 % interval.", schema: "Rows"),
         parameters: [
-            .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position"), description: "Group keys."),
+            .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position",
+                                            check: { _ = try DislikeGrouping(by: $0) }),
+                  description: "Group keys.", help: "model, position or model,position."),
             positionBuckets,
-            .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group."),
+            .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group.",
+                  help: "Add the K most frequent reasons of final dislikes per group.", valueName: "K"),
         ] + feedFilters) { arguments in
             .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: try buckets(arguments)),
                          topReasons: arguments[int: "topReasons"], filter: try feedFilter(arguments))
         }
 
+    /// What `DislikeGrouping.buckets` takes, as a pattern: ranges `low-high` or `low-` joined by
+    /// commas, with spaces around the numbers (whether the ranges ascend without overlapping is
+    /// left to it). `0-4,5-9,10-` is one.
+    static let bucketsPattern: String = {
+        let range = #"\s*\+?[0-9]+\s*-\s*(\+?[0-9]+\s*)?"#
+        return "^,*\(range)(,+\(range))*,*$"
+    }()
+
     /// `exposures --by B`, `GET /feed/exposures?by=B`.
     public static let exposures = ReportDefinition(
         name: "exposures", abstract: "Exposure counts by day, page, item, model or position.",
         endpoint: .init(path: "/feed/exposures", operationId: "exposures", summary: "Exposure counts, one per page instance and item.", schema: "Rows"),
-        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day"), description: "The group key.")]
-            + feedFilters) {
+        parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day", check: { _ = try ExposureGrouping(by: $0) }),
+                           description: "The group key.", help: "day, page, item, model or position.")] + feedFilters) {
             .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"), filter: try feedFilter($0))
         }
 
@@ -77,14 +89,13 @@ public enum ReportCatalog {
                         schema: "Rows", notFound: "The baseline has no impression under the filters (code INVALID_PARAMETER)."),
         parameters: [
             .init(name: "baseline", kind: .text(required: true, default: nil), description: "The model version compared against, such as rec-v12."),
-            .init(name: "by", kind: .choice(["model", "model,position", "position,model"], default: "model"), description: "Compare per model, or per model within each position."),
+            .init(name: "by", kind: .choice(["model", "model,position", "position,model"], default: "model", check: compareBy),
+                  description: "Compare per model, or per model within each position.", help: "model or model,position."),
             positionBuckets,
         ] + feedFilters) { arguments in
-            let grouping = try DislikeGrouping(by: arguments[text: "by"] ?? "model", buckets: try buckets(arguments))
-            guard grouping.byModel else {
-                throw QueryError.invalidParameter(name: "by", message: "by must be model or model,position, got \"\(arguments[text: "by"] ?? "")\"")
-            }
-            return .compare(baseline: arguments[text: "baseline"] ?? "", grouping: grouping, filter: try feedFilter(arguments))
+            .compare(baseline: arguments[text: "baseline"] ?? "",
+                     grouping: try DislikeGrouping(by: arguments[text: "by"] ?? "model", buckets: try buckets(arguments)),
+                     filter: try feedFilter(arguments))
         }
 
     /// `latency --event E --field F --by P`, `GET /observability/latency`.
@@ -94,8 +105,10 @@ public enum ReportCatalog {
                         summary: "Nearest-rank p50, p90, p99 and max of a numeric property, per group.", schema: "Rows"),
         parameters: [
             .init(name: "event", kind: .text(required: true, default: nil), description: "The event name, such as view_loaded."),
-            .init(name: "field", kind: .text(required: true, default: nil), description: "The numeric property, such as load_duration_ms."),
-            .init(name: "by", kind: .text(required: false, default: "appVersion"), description: "The property to group by (default: appVersion)."),
+            .init(name: "field", kind: .text(required: true, default: nil), description: "The numeric property, such as load_duration_ms.",
+                  help: "The numeric property measured, such as load_duration_ms."),
+            .init(name: "by", kind: .text(required: false, default: "appVersion"), description: "The property to group by (default: appVersion).",
+                  help: "The property to group by, such as app_version (appVersion falls back to the event's own)."),
         ]) { .latency(event: $0[text: "event"] ?? "", field: $0[text: "field"] ?? "", by: $0[text: "by"] ?? "appVersion") }
 
     /// `top --event E --by K --limit N` (no endpoint).
@@ -160,12 +173,26 @@ extension ReportCatalog {
 
     /// `positionBuckets`, of `dislike-rate` and `compare`.
     static let positionBuckets = ReportDefinition.Parameter(
-        name: "positionBuckets", kind: .pattern("^(0|[1-9][0-9]{0,5})-$"), description: "Feed positions grouped into ranges, such as 0-4,5-9,10-.")
+        name: "positionBuckets", kind: .pattern(bucketsPattern, check: { _ = try DislikeGrouping.buckets($0) }),
+        description: "Feed positions grouped into ranges, such as 0-4,5-9,10-.",
+        help: "Group positions into ranges, such as 0-4,5-9,10-.", valueName: "ranges")
+
+    /// `compare`'s `by`: grouped by model, and perhaps by position too.
+    static let compareBy: ReportDefinition.Parameter.Check = { text in
+        guard try DislikeGrouping(by: text).byModel else {
+            throw QueryError.invalidParameter(name: "by", message: "by must be model or model,position, got \"\(text)\"")
+        }
+    }
+
+    /// What a local date looks like (`FeedFilter.parse` checks that it is a calendar date).
+    static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 
     /// The event filters of the feed reports (`metrics.md`): `from`, `to`, `platform`, `appVersion`.
     static let feedFilters: [ReportDefinition.Parameter] = [
-        .init(name: "from", kind: .date, description: "Only the events of this local date or later (YYYY-MM-DD)."),
-        .init(name: "to", kind: .date, description: "Only the events of this local date or earlier (YYYY-MM-DD)."),
+        .init(name: "from", kind: .pattern(datePattern, check: { _ = try FeedFilter.parse(from: $0, to: nil, platform: nil, appVersion: nil) }),
+              description: "Only the events of this local date or later (YYYY-MM-DD).", valueName: "YYYY-MM-DD"),
+        .init(name: "to", kind: .pattern(datePattern, check: { _ = try FeedFilter.parse(from: nil, to: $0, platform: nil, appVersion: nil) }),
+              description: "Only the events of this local date or earlier (YYYY-MM-DD).", valueName: "YYYY-MM-DD"),
         .init(name: "platform", kind: .text(required: false, default: nil), description: "Only the events of this platform, such as ios."),
         .init(name: "appVersion", kind: .text(required: false, default: nil), description: "Only the events of this app version, such as 3.1.0."),
     ]

@@ -1,10 +1,14 @@
-/// One report, defined once: its subcommand and endpoint, its typed parameters, and how its
-/// question is built from their values. `report`'s subcommands and `--help`, the server's routes
-/// and their methods, and the OpenAPI document are all read from `ReportCatalog.all`.
+import TallyEvents
+
+/// One report, defined once: its subcommand's name and abstract, its endpoint, its typed
+/// parameters with their defaults and checks, and how its question is built from their values.
+/// The server's routes and their methods and the OpenAPI document are read from
+/// `ReportCatalog.all`; each report's subcommand takes its name, abstract and flags' help from
+/// its definition, and the CLI and the server both read the parameters with `arguments(_:)`.
 ///
 /// A report defined with `rows` is answered through the generic path: its question is
 /// `.catalog(name:arguments:)`, its answer the rows `rows` computes over the backend's saved
-/// queries, and its subcommand's flags are its parameters (`docs/contributing.md`).
+/// queries (`docs/contributing.md`).
 public struct ReportDefinition: Sendable {
     /// The subcommand, `report NAME`.
     public let name: String
@@ -61,35 +65,79 @@ public struct ReportDefinition: Sendable {
 
     /// A typed parameter of a report.
     public struct Parameter: Sendable {
+        /// A check of a text value: returns when the value is taken, else throws
+        /// `QueryError.invalidParameter` with the message that says what is taken.
+        public typealias Check = @Sendable (String) throws -> Void
+
         /// What values a parameter takes, and its default.
         public enum Kind: Sendable {
-            /// A window length in days, 1...3660.
+            /// A window length in days, in `dayRange`.
             case days(default: Int)
             /// An integer in a range.
             case integer(ClosedRange<Int>, default: Int)
-            /// One of the listed values (checked by the report, which names them in its message).
-            case choice([String], default: String)
+            /// One of the listed values (the OpenAPI enum), as `check` takes them: it throws the
+            /// message that names them.
+            case choice([String], default: String, check: Check)
             /// Text; an empty value counts as absent. Required, or else `default`.
             case text(required: Bool, default: String?)
-            /// Optional text of this pattern (checked by the report).
-            case pattern(String)
-            /// An optional local date, `YYYY-MM-DD` (checked by the report).
-            case date
+            /// Optional text that `check` takes, throwing the message that says why not; the
+            /// pattern (the OpenAPI schema's) matches every value `check` takes.
+            case pattern(String, check: Check)
             /// A path segment.
             case path
+
+            /// The values a `days` parameter takes (`ReportLogic.validate(days:)`).
+            public static let dayRange = 1...3660
         }
 
-        /// The name in the query string (or path) and the OpenAPI document.
+        /// The name in the query string (or path) and the OpenAPI document; the CLI's flag is
+        /// this name in kebab case (`topReasons`, `--top-reasons`).
         public let name: String
         /// What values it takes.
         public let kind: Kind
         /// The OpenAPI description.
         public let description: String
+        /// The line its flag (or argument) shows in `report NAME --help`, before the range of a
+        /// `days` parameter and the default, which the CLI adds.
+        public let help: String
+        /// The flag's value name in `report NAME --help`, when it is not the parameter's name.
+        public let valueName: String?
+
+        /// A parameter; its flag's help line is `description` unless `help` is given.
+        init(name: String, kind: Kind, description: String, help: String? = nil, valueName: String? = nil) {
+            self.name = name
+            self.kind = kind
+            self.description = description
+            self.help = help ?? description
+            self.valueName = valueName
+        }
 
         /// Whether it is a path segment rather than a query parameter.
         public var isPath: Bool {
             if case .path = kind { return true }
             return false
+        }
+
+        /// The values a `days` or integer parameter takes; nil for the other kinds.
+        public var range: ClosedRange<Int>? {
+            switch kind {
+            case .days: Kind.dayRange
+            case .integer(let range, _): range
+            case .choice, .text, .pattern, .path: nil
+            }
+        }
+
+        /// The value of a `days` or integer parameter written as `text`, checked against its range.
+        ///
+        /// - Throws: `QueryError.invalidParameter` when `text` is not an integer of the range.
+        func integer(_ text: String) throws -> Int {
+            guard let range else { preconditionFailure("\(name) is not a days or integer parameter") }
+            let expected = range.upperBound == .max ? "an integer of at least \(range.lowerBound)" : "an integer from \(range.lowerBound) to \(range.upperBound)"
+            let invalid = QueryError.invalidParameter(name: name, message: "\(name) must be \(expected), got \(JSONText.quote(text))")
+            guard let value = Int(text) else { throw invalid }
+            if case .days = kind { try ReportLogic.validate(days: value) }
+            guard range.contains(value) else { throw invalid }
+            return value
         }
     }
 
@@ -121,9 +169,45 @@ public struct ReportDefinition: Sendable {
         for parameter in parameters {
             switch parameter.kind {
             case .days(let value), .integer(_, let value): arguments[int: parameter.name] = value
-            case .choice(_, let value): arguments[text: parameter.name] = value
+            case .choice(_, let value, _): arguments[text: parameter.name] = value
             case .text(_, let value): arguments[text: parameter.name] = value
-            case .pattern, .date, .path: break
+            case .pattern, .path: break
+            }
+        }
+        return arguments
+    }
+
+    /// The values of the parameters, read from what each flag or query-string item holds
+    /// (`values[name]`, absent when it is not given) and checked as its kind says: the one step
+    /// in which `report NAME` and the server both read a report's parameters. An absent
+    /// parameter takes its default, and so does a text parameter given empty.
+    ///
+    /// - Throws: `QueryError.invalidParameter` naming the first parameter whose value its kind
+    ///   does not take, with the message the server answers and the CLI prints after the flag.
+    public func arguments(_ values: [String: String]) throws -> Arguments {
+        var arguments = defaultArguments
+        for parameter in parameters {
+            let name = parameter.name, value = values[name]
+            do {
+                switch parameter.kind {
+                case .days, .integer:
+                    if let value { arguments[int: name] = try parameter.integer(value) }
+                case .choice(_, _, let check), .pattern(_, let check):
+                    if let value {
+                        try check(value)
+                        arguments[text: name] = value
+                    }
+                case .text(let required, _):
+                    if let value, !value.isEmpty {
+                        arguments[text: name] = value
+                    } else if required {
+                        throw QueryError.invalidParameter(name: name, message: "\(name) is required")
+                    }
+                case .path:
+                    arguments[text: name] = value
+                }
+            } catch QueryError.invalidParameter(_, let message) {
+                throw QueryError.invalidParameter(name: name, message: message)
             }
         }
         return arguments
@@ -133,17 +217,8 @@ public struct ReportDefinition: Sendable {
     ///
     /// - Throws: `QueryError.invalidParameter` naming the first value out of range.
     public func validate(_ arguments: Arguments) throws {
-        for parameter in parameters {
-            switch parameter.kind {
-            case .days:
-                try ReportLogic.validate(days: arguments[int: parameter.name])
-            case .integer(let range, _):
-                let value = arguments[int: parameter.name]
-                guard range.contains(value) else {
-                    throw QueryError.invalidParameter(name: parameter.name, message: "\(parameter.name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
-                }
-            case .choice, .text, .pattern, .date, .path: break
-            }
+        for parameter in parameters where parameter.range != nil {
+            _ = try parameter.integer(String(arguments[int: parameter.name]))
         }
     }
 

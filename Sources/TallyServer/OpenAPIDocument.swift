@@ -66,23 +66,23 @@ enum OpenAPIDocument {
     /// A report parameter's OpenAPI parameter object, its schema from its kind.
     static func parameter(_ parameter: ReportDefinition.Parameter) -> JSONValue {
         let string: (key: String, value: JSONValue) = ("type", .string("string"))
+        func integer(_ range: ClosedRange<Int>, _ defaultValue: Int) -> JSONValue {
+            query(parameter.name, required: false, parameter.description,
+                  schema: [("type", .string("integer")), ("minimum", .int(Int64(range.lowerBound))),
+                           ("maximum", .int(Int64(range.upperBound))), ("default", .int(Int64(defaultValue)))])
+        }
         switch parameter.kind {
         case .days(let defaultValue):
-            return query(parameter.name, required: false, parameter.description,
-                         schema: [("type", .string("integer")), ("minimum", .int(1)), ("maximum", .int(3660)), ("default", .int(Int64(defaultValue)))])
+            return integer(ReportDefinition.Parameter.Kind.dayRange, defaultValue)
         case .integer(let range, let defaultValue):
-            return query(parameter.name, required: false, parameter.description,
-                         schema: [("type", .string("integer")), ("minimum", .int(Int64(range.lowerBound))),
-                                  ("maximum", .int(Int64(range.upperBound))), ("default", .int(Int64(defaultValue)))])
-        case .choice(let values, let defaultValue):
+            return integer(range, defaultValue)
+        case .choice(let values, let defaultValue, _):
             return query(parameter.name, required: false, parameter.description,
                          schema: [string, ("enum", .array(values.map { .string($0) })), ("default", .string(defaultValue))])
         case .text(let required, _):
             return query(parameter.name, required: required, parameter.description, schema: [string, ("minLength", .int(1))])
-        case .pattern(let pattern):
+        case .pattern(let pattern, _):
             return query(parameter.name, required: false, parameter.description, schema: [string, ("pattern", .string(pattern))])
-        case .date:
-            return query(parameter.name, required: false, parameter.description, schema: [string, ("format", .string("date"))])
         case .path:
             return query(parameter.name, in: "path", required: true, parameter.description, schema: [string, ("minLength", .int(1))])
         }

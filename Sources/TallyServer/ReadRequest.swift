@@ -56,54 +56,21 @@ struct ReadRequest: Sendable {
         key = query.map { path + "?" + $0 } ?? path
     }
 
-    /// The values of `definition`'s parameters, each read and checked as its kind says, in order.
+    /// The values of `definition`'s parameters: its query parameters from `query` (each given
+    /// at most once) and its path parameters from `path`, read and checked by the definition as
+    /// `report NAME` reads its flags.
     static func arguments(of definition: ReportDefinition, query: QueryParameters, path: [String: String]) throws -> ReportDefinition.Arguments {
-        var arguments = ReportDefinition.Arguments()
-        for parameter in definition.parameters {
-            let name = parameter.name
-            switch parameter.kind {
-            case .days(let defaultValue):
-                arguments[int: name] = try days(query, default: defaultValue)
-            case .integer(let range, let defaultValue):
-                arguments[int: name] = try integer(query, name, default: defaultValue, range: range)
-            case .choice(_, let defaultValue):
-                arguments[text: name] = try query.value(name) ?? defaultValue
-            case .text(true, _):
-                arguments[text: name] = try required(query, name)
-            case .text(false, let defaultValue):
-                arguments[text: name] = try query.value(name).flatMap { $0.isEmpty ? nil : $0 } ?? defaultValue
-            case .pattern, .date:
-                arguments[text: name] = try query.value(name)
-            case .path:
-                arguments[text: name] = path[name]
-            }
+        var values = path
+        for parameter in definition.parameters where !parameter.isPath {
+            values[parameter.name] = try query.value(parameter.name)
         }
-        return arguments
+        return try definition.arguments(values)
     }
 
-    /// `days=`: an integer in 1...3660, or `defaultValue` when absent.
-    static func days(_ parameters: QueryParameters, default defaultValue: Int) throws -> Int {
-        guard let text = try parameters.value("days") else { return defaultValue }
-        guard let days = Int(text) else {
-            throw APIError.invalidParameter("days must be an integer from 1 to 3660, got \(JSONText.quote(text)).")
-        }
-        try ReportLogic.validate(days: days)
-        return days
-    }
-
-    /// A required text parameter (`event=`, `field=`): present and not empty.
+    /// A required text parameter (`q=` of `GET /sql`): present and not empty.
     static func required(_ parameters: QueryParameters, _ name: String) throws -> String {
         guard let value = try parameters.value(name), !value.isEmpty else {
             throw APIError.invalidParameter("\(name) is required.")
-        }
-        return value
-    }
-
-    /// An integer parameter in `range`, or `defaultValue` when absent.
-    static func integer(_ parameters: QueryParameters, _ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = try parameters.value(name) else { return defaultValue }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError.invalidParameter("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(JSONText.quote(text)).")
         }
         return value
     }

@@ -7,8 +7,4 @@ struct ContinueCommand: ReportCommand {
     static let definition = ReportCatalog.continueLearning
 
     @OptionGroup var options: ReportOptions
-
-    func run() throws {
-        Terminal.write(try options.answer(.continueLearning))
-    }
 }

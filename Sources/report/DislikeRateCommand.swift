@@ -8,29 +8,18 @@ struct DislikeRateCommand: ReportCommand {
 
     @OptionGroup var options: ReportOptions
 
-    @Option(help: "model, position or model,position.")
-    var by = "model,position"
+    @Option(help: help("by"))
+    var by = defaultText("by")
 
-    @Option(help: ArgumentHelp("Group positions into ranges, such as 0-4,5-9,10-.", valueName: "ranges"))
+    @Option(help: help("positionBuckets"))
     var positionBuckets: String?
 
-    @Option(help: ArgumentHelp("Add the K most frequent reasons of final dislikes per group.", valueName: "K"))
-    var topReasons = 0
+    @Option(help: help("topReasons"))
+    var topReasons = defaultInteger("topReasons")
 
-    @OptionGroup var filters: FeedFilterOptions
+    @OptionGroup var filters: FeedFilterFlags<DislikeRateCommand>
 
-    func validate() throws {
-        _ = try grouping()
-        guard topReasons >= 0 else { throw ValidationError("--top-reasons must be 0 or more, got \(topReasons).") }
-    }
-
-    func grouping() throws -> DislikeGrouping {
-        try ValidationError.wrapping {
-            try DislikeGrouping(by: by, buckets: try positionBuckets.map(DislikeGrouping.buckets) ?? [])
-        }
-    }
-
-    func run() throws {
-        Terminal.write(try options.answer(.dislikeRate(try grouping(), topReasons: topReasons, filter: try filters.filter())))
+    var values: [String: String?] {
+        filters.values.merging(["by": by, "positionBuckets": positionBuckets, "topReasons": topReasons.description]) { $1 }
     }
 }

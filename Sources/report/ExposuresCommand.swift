@@ -8,25 +8,10 @@ struct ExposuresCommand: ReportCommand {
 
     @OptionGroup var options: ReportOptions
 
-    @Option(help: "day, page, item, model or position.")
-    var by = "day"
+    @Option(help: help("by"))
+    var by = defaultText("by")
 
-    @OptionGroup var filters: FeedFilterOptions
+    @OptionGroup var filters: FeedFilterFlags<ExposuresCommand>
 
-    func validate() throws {
-        _ = try grouping()
-    }
-
-    /// The typed `--by`; its error reads as the flag's (`--by must be …`).
-    func grouping() throws -> ExposureGrouping {
-        do {
-            return try ExposureGrouping(by: by)
-        } catch QueryError.invalidParameter(_, let message) {
-            throw ValidationError("--\(message).")
-        }
-    }
-
-    func run() throws {
-        Terminal.write(try options.answer(.exposures(by: try grouping(), filter: try filters.filter())))
-    }
+    var values: [String: String?] { filters.values.merging(["by": by]) { $1 } }
 }

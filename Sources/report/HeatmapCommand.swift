@@ -8,17 +8,11 @@ struct HeatmapCommand: ReportCommand {
 
     @OptionGroup var options: ReportOptions
 
-    @Option(help: "The window's length in days, 1...3660.")
-    var days = 365
+    @Option(help: help("days"))
+    var days = defaultInteger("days")
 
     @Option(help: "The first day of the calendar's weeks: sunday or monday.")
     var weekStart: WeekStart = .sunday
 
-    func validate() throws {
-        try ValidationError.wrapping { try ReportLogic.validate(days: days) }
-    }
-
-    func run() throws {
-        Terminal.write(try options.answer(.heatmap(days: days), weekStart: weekStart))
-    }
+    var values: [String: String?] { ["days": days.description] }
 }

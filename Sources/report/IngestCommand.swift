@@ -21,7 +21,7 @@ struct IngestCommand: ParsableCommand {
     @Argument(help: "Event files; - reads standard input.")
     var files: [String]
 
-    @Option(help: "The store file (default: $TALLY_DB, else ./tally.sqlite).")
+    @Option(help: "The store file (default: \(StoreFile.defaultHelp)).")
     var db: String?
 
     @Option(help: "table or json.")
@@ -42,7 +42,7 @@ struct IngestCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = db ?? ProcessInfo.processInfo.environment["TALLY_DB"] ?? "tally.sqlite"
+        let path = StoreFile.path(db)
         for file in files where file != "-" {
             guard FileManager.default.isReadableFile(atPath: file) else {
                 throw IngestFailure("Cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file").")

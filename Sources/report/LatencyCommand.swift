@@ -8,16 +8,14 @@ struct LatencyCommand: ReportCommand {
 
     @OptionGroup var options: ReportOptions
 
-    @Option(help: "The event name, such as view_loaded.")
+    @Option(help: help("event"))
     var event: String
 
-    @Option(help: "The numeric property measured, such as load_duration_ms.")
+    @Option(help: help("field"))
     var field: String
 
-    @Option(help: "The property to group by, such as app_version (appVersion falls back to the event's own).")
-    var by = "appVersion"
+    @Option(help: help("by"))
+    var by = defaultText("by")
 
-    func run() throws {
-        Terminal.write(try options.answer(.latency(event: event, field: field, by: by)))
-    }
+    var values: [String: String?] { ["event": event, "field": field, "by": by] }
 }

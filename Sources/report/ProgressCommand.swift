@@ -6,12 +6,10 @@ import TallyRender
 struct ProgressCommand: ReportCommand {
     static let definition = ReportCatalog.progress
 
-    @Argument(help: "The materialId.")
+    @Argument(help: help("materialId"))
     var material: String
 
     @OptionGroup var options: ReportOptions
 
-    func run() throws {
-        Terminal.write(try options.answer(.progress(materialId: material)))
-    }
+    var values: [String: String?] { ["materialId": material] }
 }

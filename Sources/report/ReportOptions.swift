@@ -8,7 +8,7 @@ import TallySQLite
 
 /// The options every report takes: which store, whose events, when "now" is, which zone, which format.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "The store file (default: $TALLY_DB, else ./tally.sqlite).")
+    @Option(help: "The store file (default: \(StoreFile.defaultHelp)).")
     var db: String?
 
     @Option(help: "Only this user's events (default: all users together).")
@@ -34,9 +34,9 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
-    /// The store path: `--db`, else `$TALLY_DB`, else `./tally.sqlite`.
+    /// The store path: `--db`, else `StoreFile`'s default.
     var storePath: String {
-        db ?? ProcessInfo.processInfo.environment["TALLY_DB"] ?? "tally.sqlite"
+        StoreFile.path(db)
     }
 
     /// The report context; "now" is read from the clock here, at the edge, and nowhere else.

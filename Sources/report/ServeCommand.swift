@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             a `report ingest` into the same database stores at the same moment may be stored twice.
             """)
 
-    @Option(help: "The store file with --backend sqlite, created when missing (default: $TALLY_DB, else ./tally.sqlite).")
+    @Option(help: "The store file with --backend sqlite, created when missing (default: \(StoreFile.defaultHelp)).")
     var db: String?
 
     @OptionGroup var storage: BackendOptions
@@ -90,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("report serve needs macOS 14 or later.")
         }
         let configuration = ServerConfiguration(
-            storePath: db ?? ProcessInfo.processInfo.environment["TALLY_DB"] ?? "tally.sqlite",
+            storePath: StoreFile.path(db),
             host: host, port: port, token: resolvedToken, corsOrigins: corsOrigins,
             maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL,
             sqlTimeout: sqlTimeout.limit ?? .seconds(5), workerThreads: threads,

@@ -7,8 +7,4 @@ struct SummaryCommand: ReportCommand {
     static let definition = ReportCatalog.summary
 
     @OptionGroup var options: ReportOptions
-
-    func run() throws {
-        Terminal.write(try options.answer(.summary))
-    }
 }

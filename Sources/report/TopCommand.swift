@@ -8,20 +8,14 @@ struct TopCommand: ReportCommand {
 
     @OptionGroup var options: ReportOptions
 
-    @Option(help: "The event name, such as api_request_failed.")
+    @Option(help: help("event"))
     var event: String
 
-    @Option(help: "userId, sessionId, platform, appVersion or a property name.")
-    var by = "userId"
+    @Option(help: help("by"))
+    var by = defaultText("by")
 
-    @Option(help: "How many rows.")
-    var limit = 10
+    @Option(help: help("limit"))
+    var limit = defaultInteger("limit")
 
-    func validate() throws {
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1, got \(limit).") }
-    }
-
-    func run() throws {
-        Terminal.write(try options.answer(.top(event: event, by: by, limit: limit)))
-    }
+    var values: [String: String?] { ["event": event, "by": by, "limit": limit.description] }
 }

@@ -8,14 +8,8 @@ struct TrendCommand: ReportCommand {
 
     @OptionGroup var options: ReportOptions
 
-    @Option(help: "The window's length in days, 1...3660.")
-    var days = 7
+    @Option(help: help("days"))
+    var days = defaultInteger("days")
 
-    func validate() throws {
-        try ValidationError.wrapping { try ReportLogic.validate(days: days) }
-    }
-
-    func run() throws {
-        Terminal.write(try options.answer(.trend(days: days)))
-    }
+    var values: [String: String?] { ["days": days.description] }
 }
