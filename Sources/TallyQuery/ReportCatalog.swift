@@ -184,8 +184,9 @@ extension ReportCatalog {
         }
     }
 
-    /// What a local date looks like (`FeedFilter.parse` checks that it is a calendar date).
-    static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    /// What a local date looks like (`FeedFilter.parse` checks that it is a calendar date); empty
+    /// counts as absent.
+    static let datePattern = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
 
     /// The event filters of the feed reports (`metrics.md`): `from`, `to`, `platform`, `appVersion`.
     static let feedFilters: [ReportDefinition.Parameter] = [

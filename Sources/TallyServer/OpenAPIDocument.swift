@@ -80,7 +80,8 @@ enum OpenAPIDocument {
             return query(parameter.name, required: false, parameter.description,
                          schema: [string, ("enum", .array(values.map { .string($0) })), ("default", .string(defaultValue))])
         case .text(let required, _):
-            return query(parameter.name, required: required, parameter.description, schema: [string, ("minLength", .int(1))])
+            // An optional text parameter given empty counts as absent, so the empty value is valid.
+            return query(parameter.name, required: required, parameter.description, schema: required ? [string, ("minLength", .int(1))] : [string])
         case .pattern(let pattern, _):
             return query(parameter.name, required: false, parameter.description, schema: [string, ("pattern", .string(pattern))])
         case .path:
