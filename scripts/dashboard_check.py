@@ -4,6 +4,12 @@ shows the numbers the JSON API gives: the summary cards, the 7-day trend, every 
 level and seconds, the dislike-rate rows, and the comparison against the first model (the
 baseline picker's default). Saves a screenshot.
 
+The server runs with a read token and a write-only token (`--token-file`): the page must ask for
+a token when it has none, and again when it has one without the read scope. Driven over Chromium's
+DevTools pipe, the read token is then typed into the page's prompt: the numbers must appear, and
+stay after a reload (the page keeps the token for the session); a token given in the URL
+fragment must leave the address bar.
+
   scripts/dashboard_check.py [--bin .build/debug/report] [--screenshot bench-out/dashboard.png]
 
 Starts the server itself over the sample data on a free loopback port and stops it (SIGTERM)
@@ -13,6 +19,7 @@ import argparse
 import glob
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -50,6 +57,109 @@ def browse(url, *extra):
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
+class DevTools:
+    """Headless Chromium driven over --remote-debugging-pipe (NUL-separated JSON on fds 3 and 4)."""
+
+    def __init__(self, chromium):
+        self.profile = tempfile.mkdtemp(prefix="tally-chromium-")
+        to_child_r, self.to_child = os.pipe()
+        self.from_child, from_child_w = os.pipe()
+
+        def wire():
+            reading, writing = os.dup(to_child_r), os.dup(from_child_w)
+            os.dup2(reading, 3)
+            os.dup2(writing, 4)
+
+        self.process = subprocess.Popen([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                         f"--user-data-dir={self.profile}", "--remote-debugging-pipe", "about:blank"],
+                                        preexec_fn=wire, close_fds=False,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.session = None
+
+    def call(self, method, params=None, session=True):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            message["sessionId"] = self.session
+        os.write(self.to_child, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self.buffer:
+                chunk = os.read(self.from_child, 1 << 16)
+                if not chunk:
+                    raise RuntimeError("chromium closed the pipe")
+                self.buffer += chunk
+            raw, self.buffer = self.buffer.split(b"\0", 1)
+            answer = json.loads(raw)
+            if answer.get("id") == self.next_id:
+                if "error" in answer:
+                    raise RuntimeError(f"{method}: {answer['error']}")
+                return answer.get("result", {})
+
+    def open(self, url):
+        target = self.call("Target.createTarget", {"url": url}, session=False)["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
+        return result.get("result", {}).get("value")
+
+    def wait_for(self, expression, timeout=30):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:  # the page is between two documents
+                value = None
+            if value:
+                return value
+            time.sleep(0.1)
+        return None
+
+    def close(self):
+        try:
+            self.call("Browser.close", session=False)
+        except RuntimeError:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def typed_token(base, read_token, user, summary):
+    """Opens the page without a token, types the read token into its prompt, checks the numbers,
+    reloads (the token is kept for the session), and checks that a token given in the fragment
+    is taken out of the address bar. Returns the problems."""
+    problems = []
+    browser = DevTools(chromium())
+    try:
+        browser.open(f"{base}/#user={user}&now={NOW}")
+        if not browser.wait_for("document.body.dataset.ready === 'token'"):
+            return ["typed token: the page did not ask for a token"]
+        browser.evaluate(f"document.getElementById('token-input').value = {json.dumps(read_token)};"
+                         " document.getElementById('token-form').requestSubmit(); true")
+        shown = "document.body.dataset.ready === '1' && document.querySelector('[data-key=totalActiveSeconds]').dataset.value"
+        if browser.wait_for(shown) != str(summary["totalActiveSeconds"]):
+            problems.append(f"typed token: total {browser.evaluate(shown)!r}, API {summary['totalActiveSeconds']!r}")
+        if browser.evaluate("document.getElementById('token-form').hidden") is not True:
+            problems.append("typed token: the prompt stays after a good token")
+        browser.evaluate("window.before = true; location.reload(); true")
+        if browser.wait_for(f"!window.before && {shown}") != str(summary["totalActiveSeconds"]):
+            problems.append("typed token: after a reload the page does not use the token it kept")
+        browser.open(f"{base}/#token={read_token}&user={user}&now={NOW}")
+        if not browser.wait_for("document.body.dataset.ready === '1'"):
+            problems.append("token in the fragment: the page did not load")
+        elif "token" in browser.evaluate("location.href"):
+            problems.append("token in the fragment: it stays in the address bar")
+    finally:
+        browser.close()
+    return problems
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=".build/debug/report")
@@ -60,7 +170,11 @@ def main():
     work = tempfile.mkdtemp(prefix="tally-dashboard-")
     db = os.path.join(work, "sample.sqlite")
     subprocess.run([args.bin, "ingest", *SAMPLE, "--db", db], check=True, capture_output=True)
-    server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    read_token, write_token = secrets.token_hex(16), secrets.token_hex(16)
+    token_file = os.path.join(work, "tokens")
+    with open(token_file, "w") as handle:
+        handle.write(f"# scopes token\nread {read_token}\nwrite {write_token}\n")
+    server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", "0", "--token-file", token_file], stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline().strip()
         if not line.startswith("listening on "):
@@ -68,7 +182,8 @@ def main():
         base = line[len("listening on "):]
 
         def api(path):
-            with urllib.request.urlopen(base + path, timeout=30) as response:
+            request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {read_token}"})
+            with urllib.request.urlopen(request, timeout=30) as response:
                 return json.load(response)
 
         query = f"user={args.user}&now={NOW}"
@@ -79,14 +194,34 @@ def main():
         models = [r["modelInfo"] for r in api(f"/feed/dislike-rate?by=model&{query}")["rows"] if r.get("modelInfo") is not None]
         compare = api(f"/feed/compare?baseline={models[0]}&{query}") if models else {"rows": []}
 
-        page = f"{base}/#user={args.user}&now={NOW}"
-        dom = browse(page, "--dump-dom")
-        if dom.returncode != 0:
-            sys.exit(f"chromium failed: {dom.stderr[-2000:]}")
-        parsed = Elements()
-        parsed.feed(dom.stdout)
-        elements = parsed.elements
         problems = []
+
+        def rendered(url):
+            dom = browse(url, "--dump-dom")
+            if dom.returncode != 0:
+                sys.exit(f"chromium failed: {dom.stderr[-2000:]}")
+            parsed = Elements()
+            parsed.feed(dom.stdout)
+            return parsed.elements, dom.stdout
+
+        def prompted(name, url, reason):
+            elements, text = rendered(url)
+            body = next((attrs for tag, attrs in elements if tag == "body"), {})
+            form = next((attrs for tag, attrs in elements if attrs.get("id") == "token-form"), None)
+            if body.get("data-ready") != "token" or form is None or "hidden" in form:
+                problems.append(f"{name}: the page does not ask for a token (data-ready={body.get('data-ready')!r}, form {form!r})")
+            if any("data-key" in attrs for tag, attrs in elements):
+                problems.append(f"{name}: the page shows numbers without a read token")
+            if reason not in text:
+                problems.append(f"{name}: the page does not say {reason!r}")
+
+        prompted("no token", f"{base}/#user={args.user}&now={NOW}", "needs a read token")
+        prompted("write-only token", f"{base}/#token={write_token}&user={args.user}&now={NOW}", "does not have the read scope")
+
+        problems += typed_token(base, read_token, args.user, summary)
+
+        page = f"{base}/#token={read_token}&user={args.user}&now={NOW}"
+        elements, _ = rendered(page)
 
         body = next((attrs for tag, attrs in elements if tag == "body"), {})
         if body.get("data-ready") != "1":
@@ -135,7 +270,7 @@ def main():
         if shot.returncode != 0 or not os.path.exists(args.screenshot):
             problems.append(f"no screenshot: {shot.stderr[-500:]}")
 
-        print(f"dashboard at {page}: {len(cards)} cards, {len(bars)} trend bars, {len(cells)} heatmap cells, "
+        print(f"dashboard at {base}/ (asked for a token without one and with a write-only one; a typed token kept for the session): {len(cards)} cards, {len(bars)} trend bars, {len(cells)} heatmap cells, "
               f"{len(rows)} dislike rows, {len(shown)} comparison rows; screenshot {args.screenshot}")
         for problem in problems:
             print("MISMATCH", problem)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Captures what `report` prints and what `report serve` answers, byte for byte, so that a
-# refactoring can be checked to change none of it: every report in table, json and csv (fixed
+# refactoring can be checked to change none of it: every report in table, json, csv and ndjson (fixed
 # --now and --tz) over the sample data and the acceptance data, every saved query, the help
 # texts, and the HTTP answers (status, headers but Date, body) of every GET endpoint, including
 # 400s, 404s and 405s. With TALLY_CLICKHOUSE_URL set, the reports also run on ClickHouse.
@@ -132,7 +132,7 @@ snapshot_store() {
         i=$((i + 1))
         read -r -a args <<<"$line"
         [ "${args[0]}" = sql ] && args=(sql "SELECT 1 AS one")
-        for format in table json csv; do
+        for format in table json csv ndjson; do
             run "$label.$(printf %02d $i).${args[0]}.$format" "${args[@]}" --now "$NOW" --format "$format" "$@"
         done
     done < <(reports)

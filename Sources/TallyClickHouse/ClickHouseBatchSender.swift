@@ -125,7 +125,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         membersGrew = false
         do {
             try client.execute("OPTIMIZE TABLE exposure_members FINAL")
-        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+        } catch let error as ClickHouseError where error.code == ClickHouseError.notImplemented {
             return // "Method optimize is not supported by storage Distributed"
         }
     }
@@ -140,7 +140,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             do {
                 try client.execute("OPTIMIZE TABLE \(table) FINAL")
                 merged.append(table)
-            } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 48,") {
+            } catch let error as ClickHouseError where error.code == ClickHouseError.notImplemented {
                 continue // "Method optimize is not supported by storage Distributed"
             }
         }

@@ -48,16 +48,23 @@ public final class ClickHouseReports: ReportBackend {
         let result: ClickHouseResult
         do {
             result = try client.query(try ClickHouseSQL.bind(sql, parameters), settings: settings)
-        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") && message.contains("Table functions") {
-            throw AdHocRefused(reason: "table functions such as url(), remote() and file() are not allowed in ad hoc SQL")
-        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") && message.contains("SET query") {
-            throw AdHocRefused(reason: "settings cannot be changed in ad hoc SQL")
-        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 164,") {
-            throw QueryError.writeRefused(sql)
-        } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 159,") && interrupter?.timeLimit != nil {
+        } catch ClickHouseError.server(_, _, let message) where ClickHouseError.code(in: message) == ClickHouseError.readonly {
+            throw Self.readOnlyRefusal(message)
+        } catch let error as ClickHouseError where error.code == ClickHouseError.timeoutExceeded && interrupter?.timeLimit != nil {
             throw StatementInterrupted(cause: .timeLimit(interrupter?.timeLimit ?? .zero))
         }
         return GroupedReport(columns: result.names.map { ReportColumn($0, role: .measure) }, rows: result.rows)
+    }
+
+    /// What `readonly = 1` refused in a reading statement (only those are sent): a setting
+    /// (18.16: "Cannot execute SET query…", current releases: "Cannot modify 'NAME' setting…"),
+    /// else a table function (18.16: "Table functions are forbidden…", current releases: "Cannot
+    /// execute query in readonly mode", as for a write).
+    private static func readOnlyRefusal(_ message: String) -> AdHocRefused {
+        if message.contains("SET query") || message.contains(" setting in readonly mode") {
+            return AdHocRefused(reason: "settings cannot be changed in ad hoc SQL")
+        }
+        return AdHocRefused(reason: "table functions such as url(), remote() and file() are not allowed in ad hoc SQL")
     }
 
     /// The rejected lines by file, line and position (of one file, or all).

@@ -401,7 +401,8 @@ enum ClickHouseRollups {
         }
     }
 
-    /// The columns (names and types) and sorting key of `rollup`, without spaces, as
+    /// The columns (names and types) and sorting key of `rollup`, without spaces (the key as
+    /// `ClickHouseSchema.comparableKey` spells it), as
     /// `layouts(using:)` reads them from the server.
     private static func layout(of rollup: Rollup) -> String {
         var depth = 0, columns: [String] = [], current = ""
@@ -415,7 +416,7 @@ enum ClickHouseRollups {
             }
         }
         columns.append(current)
-        return (columns + [rollup.order]).map { $0.filter { !$0.isWhitespace } }.joined(separator: ";")
+        return (columns.map { $0.filter { !$0.isWhitespace } } + [ClickHouseSchema.comparableKey(rollup.order)]).joined(separator: ";")
     }
 
     /// Each table's columns and sorting key, spelt as `layout(of:)` spells a rollup's.
@@ -432,7 +433,7 @@ enum ClickHouseRollups {
         var out: [String: String] = [:]
         for row in result.rows {
             guard let table = row[0].text, let columns = row[1].text, let key = row[2].text else { continue }
-            out[table] = (columns + ";" + key).filter { !$0.isWhitespace }
+            out[table] = columns.filter { !$0.isWhitespace } + ";" + ClickHouseSchema.comparableKey(key)
         }
         return out
     }

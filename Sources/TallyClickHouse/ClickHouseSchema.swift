@@ -91,6 +91,31 @@ public enum ClickHouseSchema {
         try ShardRepair.finish(repair, using: client)
         return try ShardRepair.pending(using: client, cluster: cluster ?? repair)
     }
+
+    /// A partition or sorting key as `system.tables` spells it, made comparable across releases:
+    /// without spaces, and without parentheses around the whole key (`ORDER BY (name)` reads
+    /// `name` on 18.16, `(name)` on current releases; a key of several columns reads `a, b` on both).
+    static func comparableKey(_ key: String) -> String {
+        var text = Substring(key.filter { !$0.isWhitespace })
+        while text.first == "(", closingParenthesis(of: text) == text.indices.last {
+            text = text.dropFirst().dropLast()
+        }
+        return String(text)
+    }
+
+    /// Where the parenthesis that opens `text` closes.
+    private static func closingParenthesis(of text: Substring) -> Substring.Index? {
+        var depth = 0
+        for index in text.indices {
+            if text[index] == "(" {
+                depth += 1
+            } else if text[index] == ")" {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
+    }
 }
 
 extension ClickHouseSchema.Table {

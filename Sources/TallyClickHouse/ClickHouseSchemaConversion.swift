@@ -38,7 +38,7 @@ struct ClickHouseSchemaConversion {
 
     /// The layout `table` has when created now, as `system.tables` spells it.
     private static func layout(of table: ClickHouseSchema.Table) -> Layout {
-        Layout(partitionKey: normalized(table.partition ?? ""), sortingKey: normalized(table.order))
+        Layout(partitionKey: ClickHouseSchema.comparableKey(table.partition ?? ""), sortingKey: ClickHouseSchema.comparableKey(table.order))
     }
 
     /// The partition and sorting keys of the database's MergeTree tables, by name (not the
@@ -51,13 +51,8 @@ struct ClickHouseSchemaConversion {
         var out: [String: Layout] = [:]
         for row in result.rows {
             guard case .text(let name) = row[0], case .text(let partition) = row[1], case .text(let sorting) = row[2] else { continue }
-            out[name] = Layout(partitionKey: Self.normalized(partition), sortingKey: Self.normalized(sorting))
+            out[name] = Layout(partitionKey: ClickHouseSchema.comparableKey(partition), sortingKey: ClickHouseSchema.comparableKey(sorting))
         }
         return out
-    }
-
-    /// `text` without spaces, for comparing keys however the server spaces them.
-    private static func normalized(_ text: String) -> String {
-        String(text.filter { !$0.isWhitespace })
     }
 }

@@ -121,8 +121,8 @@ enum ShardRepair {
     /// The shards whose requests are still waiting (none on one server), each read on its own
     /// first replica with `remote()`: a Distributed read fails as a whole while any shard lacks the
     /// table, as every shard but the first does while `init --cluster` is run server by server.
-    /// A shard that cannot be read (Code 279: not initialised, so holding no request, or down) is
-    /// not named.
+    /// A shard that cannot be read (`ClickHouseError.shardUnreachable`: not initialised, so holding
+    /// no request, or down) is not named.
     static func pending(using client: ClickHouseClient, cluster: String?) throws -> [PendingShardRepair] {
         guard let cluster = try cluster ?? self.cluster(using: client) else { return [] }
         let db = client.database
@@ -137,7 +137,7 @@ enum ShardRepair {
             do {
                 waiting = try client.query(
                     "SELECT count() FROM remote(\(ClickHouseSQL.literal("\(host):\(port)")), \(db), \(table)_local)")
-            } catch ClickHouseError.server(_, _, let message) where message.hasPrefix("Code: 279,") {
+            } catch let error as ClickHouseError where ClickHouseError.shardUnreachable.contains(error.code ?? 0) {
                 continue
             }
             if waiting.rows.first?.first != .int(0) {

@@ -4,9 +4,12 @@ import TallyQuery
 extension GroupedReport {
     /// `{"rows": [{<column>: <value>, ...}, ...]}`, keys in column order.
     var json: JSONValue {
-        .object([("rows", .array(rows.map { row in
-            .object(zip(columns, row).map { column, value in (column.name, value.jsonValue) })
-        }))])
+        .object([("rows", .array(rowObjects))])
+    }
+
+    /// One `{<column>: <value>, ...}` per row, keys in column order.
+    var rowObjects: [JSONValue] {
+        rows.map { row in .object(zip(columns, row).map { column, value in (column.name, value.jsonValue) }) }
     }
 
     /// A header of the column names and one line per row; null is an empty field.

@@ -5,16 +5,21 @@ extension TrendReport {
     /// `{"days": [{"date", "activeSeconds", "materials"}, ...], "totalActiveSeconds", "previousPeriodActiveSeconds"}`.
     var json: JSONValue {
         .object([
-            ("days", .array(days.map { day in
-                .object([
-                    ("date", .string(day.date.description)),
-                    ("activeSeconds", .int(Int64(day.activeSeconds))),
-                    ("materials", .int(Int64(day.materials))),
-                ])
-            })),
+            ("days", .array(dayObjects)),
             ("totalActiveSeconds", .int(Int64(totalActiveSeconds))),
             ("previousPeriodActiveSeconds", .int(Int64(previousPeriodActiveSeconds))),
         ])
+    }
+
+    /// One `{"date", "activeSeconds", "materials"}` per day of the window, oldest first.
+    var dayObjects: [JSONValue] {
+        days.map { day in
+            .object([
+                ("date", .string(day.date.description)),
+                ("activeSeconds", .int(Int64(day.activeSeconds))),
+                ("materials", .int(Int64(day.materials))),
+            ])
+        }
     }
 
     /// One line per day: `date,activeSeconds,materials`.

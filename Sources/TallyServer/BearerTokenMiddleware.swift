@@ -1,32 +1,48 @@
 import Hummingbird
 
-/// With a token configured, every request but `GET /healthz` and CORS preflights must carry
-/// `Authorization: Bearer <token>`; anything else is one and the same 401, whatever was wrong.
+/// With tokens configured, every request but `GET /` and `GET /healthz` must carry
+/// `Authorization: Bearer <token>` of a token holding the scope it needs
+/// (`TokenScope.needed`): without a known token it is one and the same 401, whatever was wrong;
+/// with a token that lacks the scope, a 403 naming the scope. CORS preflights of allowed origins
+/// never get here (`CORSPolicyMiddleware` answers them first).
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The token's bytes.
-    let token: [UInt8]
+    /// The known tokens.
+    let tokens: [AccessToken]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path == "/healthz" || request.method == .options || presented(request).map(matches) == true {
+        guard let needed = TokenScope.needed(method: request.method, path: request.uri.path) else {
             return try await next(request, context)
         }
-        throw APIError(status: .unauthorized, code: "UNAUTHORIZED", message: "A valid bearer token is required.",
-                       headers: [.wwwAuthenticate: "Bearer realm=\"tally\""])
+        guard let scopes = Self.scopes(of: request, among: tokens) else {
+            throw APIError(status: .unauthorized, code: "UNAUTHORIZED", message: "A valid bearer token is required.",
+                           headers: [.wwwAuthenticate: "Bearer realm=\"tally\""])
+        }
+        guard scopes.contains(needed) else {
+            throw APIError(status: .forbidden, code: "INSUFFICIENT_SCOPE", message: "This token does not have the \(needed.rawValue) scope.",
+                           headers: [.wwwAuthenticate: "Bearer realm=\"tally\", error=\"insufficient_scope\", scope=\"\(needed.rawValue)\""])
+        }
+        return try await next(request, context)
     }
 
-    /// The credentials of `Authorization: Bearer …`, if any.
-    private func presented(_ request: Request) -> [UInt8]? {
+    /// The scopes of the token `request` presents (`Authorization: Bearer …`), or nil when it
+    /// presents none of `tokens`. Every token is compared in full, each in time that depends on
+    /// the lengths only, so the time taken does not tell which bytes or which token matched.
+    static func scopes(of request: Request, among tokens: [AccessToken]) -> Set<TokenScope>? {
         guard let header = request.headers[.authorization] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return Array(parts[1].utf8)
+        let candidate = Array(parts[1].utf8)
+        var found: Set<TokenScope>?
+        for token in tokens where matches(candidate, token.secret) {
+            found = token.scopes
+        }
+        return found
     }
 
-    /// Compares in time that depends on the lengths only, not on where the bytes differ.
-    private func matches(_ candidate: [UInt8]) -> Bool {
-        guard candidate.count == token.count else { return false }
+    private static func matches(_ candidate: [UInt8], _ secret: [UInt8]) -> Bool {
+        guard candidate.count == secret.count else { return false }
         var difference: UInt8 = 0
-        for (a, b) in zip(candidate, token) {
+        for (a, b) in zip(candidate, secret) {
             difference |= a ^ b
         }
         return difference == 0

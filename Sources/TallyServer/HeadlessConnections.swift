@@ -81,6 +81,11 @@ final class HeadlessConnections: Sendable {
         victim.close(promise: nil)
     }
 
+    /// Connections open now, and how many were closed to make room since the server started.
+    var counts: (open: Int, evicted: Int) {
+        state.withLockedValue { ($0.open, $0.evicted) }
+    }
+
     /// `channel` sent a complete request head.
     func headReceived(_ channel: any Channel) {
         _ = state.withLockedValue { $0.waiting.remove(ObjectIdentifier(channel)) }

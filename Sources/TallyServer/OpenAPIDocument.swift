@@ -28,13 +28,15 @@ enum OpenAPIDocument {
             ("description", .string(endpoint.summary)),
             ("headers", .object([("ETag", reference("#/components/headers/ETag")),
                                  ("Cache-Control", reference("#/components/headers/CacheControl"))])),
-            ("content", .object([("application/json", .object([("schema", reference("#/components/schemas/" + endpoint.schema))]))])),
+            ("content", .object([("application/json", .object([("schema", reference("#/components/schemas/" + endpoint.schema))])),
+                                 ("text/csv", .object([("schema", .object([("type", .string("string"))]))]))])),
         ])
         var responses: [(key: String, value: JSONValue)] = [
             ("200", ok),
             ("304", .object([("description", .string("The client's copy (If-None-Match) is current."))])),
             ("400", reference("#/components/responses/Error")),
             ("401", reference("#/components/responses/Error")),
+            ("403", reference("#/components/responses/Error")),
         ]
         if let notFound = endpoint.notFound {
             responses.append(("404", .object([("description", .string(notFound)),
@@ -43,7 +45,7 @@ enum OpenAPIDocument {
         return .object([("get", .object([
             ("operationId", .string(endpoint.operationId)),
             ("summary", .string(endpoint.summary)),
-            ("parameters", .array(contextParameters + definition.parameters.map(parameter))),
+            ("parameters", .array(contextParameters + definition.parameters.map(parameter) + [formatParameter])),
             ("responses", .object(responses)),
         ]))])
     }
@@ -62,6 +64,11 @@ enum OpenAPIDocument {
               schema: [("type", .string("string")),
                        ("pattern", .string("^([+-](0[0-9]|1[0-1]):[0-5][0-9]|[+-]12:00|\\+1[2-3]:[0-5][0-9]|\\+14:00)$"))]),
     ]
+
+    /// `format`, which every report takes: `csv` answers the CSV of `report … --format csv`.
+    static let formatParameter = query("format", required: false,
+                                       "json, or csv for the columns of report … --format csv (default: json, or csv when Accept prefers text/csv).",
+                                       schema: [("type", .string("string")), ("enum", .array([.string("json"), .string("csv")])), ("default", .string("json"))])
 
     /// A report parameter's OpenAPI parameter object, its schema from its kind.
     static func parameter(_ parameter: ReportDefinition.Parameter) -> JSONValue {

@@ -31,10 +31,10 @@ final class ReaderPool: Sendable {
         }
     }
 
-    /// The JSON answer of `request`, exactly as `report … --format json` prints it.
-    func answer(_ request: ReadRequest) async throws -> String {
+    /// The answer of `request` in `format`, exactly as `report … --format json` (or `csv`) prints it.
+    func answer(_ request: ReadRequest, format: OutputFormat = .json) async throws -> String {
         try await withReports { reports in
-            try reports.answer(request.question, context: request.context, renderer: Renderer(color: false), format: .json)
+            try reports.answer(request.question, context: request.context, renderer: Renderer(color: false), format: format)
         }
     }
 

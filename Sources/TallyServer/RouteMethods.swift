@@ -13,18 +13,27 @@ struct RouteMethods: Sendable {
 
     /// The `Allow` value of `path`, or nil when no route has it.
     func allow(_ path: String) -> String? {
+        matching(path)?.allow
+    }
+
+    /// The path template of the route of `path`, such as `/materials/{materialId}/reading-progress`.
+    func route(_ path: String) -> String? {
+        matching(path).map { $0.segments.joined(separator: "/") }
+    }
+
+    private func matching(_ path: String) -> (segments: [Substring], allow: String)? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return routes.first { route in
             route.segments.count == segments.count
                 && zip(route.segments, segments).allSatisfy { template, segment in
                     template == segment || (template.hasPrefix("{") && !segment.isEmpty)
                 }
-        }?.allow
+        }
     }
 
     /// The routes of `TallyServer.router()`: every report endpoint of `ReportCatalog`, and the rest.
     static let api = RouteMethods(
-        [("/", "GET, POST"), ("/openapi.json", "GET"), ("/healthz", "GET")]
+        [("/", "GET, POST"), ("/openapi.json", "GET"), ("/healthz", "GET"), ("/metrics", "GET")]
             + ReportCatalog.all.compactMap { $0.endpoint.map { ($0.path, "GET") } }
             + [("/learning/users", "GET"), ("/sql", "GET"),
                ("/learning/reading-events/batch", "POST"), ("/v1/feedback/batch", "POST"), ("/events", "POST")])

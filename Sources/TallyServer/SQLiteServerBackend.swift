@@ -1,3 +1,4 @@
+import Foundation
 import TallyIngest
 import TallyQuery
 import TallySQLite
@@ -31,5 +32,12 @@ public struct SQLiteServerBackend: ServerBackend {
     /// SQLite's own message for a statement it could not prepare or run.
     public func statementError(_ error: any Error) -> String? {
         (error as? DatabaseError).map { "\($0)" }
+    }
+
+    /// The store file and its write-ahead log.
+    public func storeBytes() throws -> Int64? {
+        [path, path + "-wal"].reduce(0) { total, file in
+            total + (((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
     }
 }

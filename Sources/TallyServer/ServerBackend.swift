@@ -16,4 +16,7 @@ public protocol ServerBackend: Sendable {
     /// The message of an ad hoc statement's failure that is the statement's own fault (syntax,
     /// unknown table or column), for a 400; nil for any other error.
     func statementError(_ error: any Error) -> String?
+    /// The store's size on disk in bytes (`/metrics`), nil when it cannot be told; called on a
+    /// worker thread.
+    func storeBytes() throws -> Int64?
 }

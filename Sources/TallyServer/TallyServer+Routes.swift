@@ -7,23 +7,30 @@ import TallySupport
 
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension TallyServer {
-    /// Every endpoint of `api.md`, behind CORS, the JSON error shape and the token check.
+    /// Every endpoint of `api.md`, counted for `/metrics`, behind CORS, the JSON error shape
+    /// and the token check.
     public func router() -> Router<TallyRequestContext> {
         let router = Router(context: TallyRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics, clockNs: configuration.clockNs))
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CORSPolicyMiddleware(origins: configuration.corsOrigins))
         }
         router.add(middleware: ErrorJSONMiddleware())
-        if let token = configuration.token {
-            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8)))
+        if !configuration.tokens.isEmpty {
+            router.add(middleware: BearerTokenMiddleware(tokens: configuration.tokens))
         }
 
         router.get("/") { request, _ in self.dashboard.response(to: request) }
         router.get("/openapi.json") { request, _ in self.openAPI.response(to: request) }
-        router.get("/healthz") { _, _ in
+        router.get("/healthz") { request, _ in
+            let tokens = self.configuration.tokens
+            guard tokens.isEmpty || BearerTokenMiddleware<TallyRequestContext>.scopes(of: request, among: tokens)?.contains(.read) == true else {
+                return Self.json("{\"status\":\"ok\"}\n", cacheControl: "no-store")
+            }
             let body = try await self.health.answer(version: try await self.storeVersion(), nowMs: self.configuration.nowMs(), readers: self.readers)
             return Self.json(body, cacheControl: "no-store")
         }
+        router.get("/metrics") { request, _ in try await self.metricsText(request) }
 
         for definition in ReportCatalog.all {
             guard let endpoint = definition.endpoint else { continue }
@@ -64,26 +71,33 @@ extension TallyServer {
     ///
     /// The ETag is the store version, plus the minute when `now` is not given (the answer then
     /// follows the clock, whose local date can change on any minute).
+    /// `format=csv`, or `Accept: text/csv` without `format=`, answers the CSV of
+    /// `report … --format csv` instead (`AnswerFormat`), with an ETag of its own.
     func read(_ request: Request, extra: Set<String> = [],
               question: (QueryParameters) throws -> ReportQuestion) async throws -> Response {
         let read: ReadRequest
+        let format: OutputFormat
         do {
-            read = try ReadRequest(path: request.uri.path, query: request.uri.query, extra: extra,
+            read = try ReadRequest(path: request.uri.path, query: request.uri.query, extra: extra.union(["format"]),
                                    nowMs: configuration.nowMs, question: question)
+            format = try AnswerFormat.of(format: try QueryParameters(request.uri.query).value("format"),
+                                         accept: request.headers[values: .accept])
         } catch QueryError.invalidParameter(_, let message) {
             throw APIError.invalidParameter(message + ".")
         }
         let store = try await storeVersion()
         let clock = read.nowGiven ? "" : "-\(read.context.nowMs / 60_000)"
-        let eTag = "\"\(store)\(clock)\""
-        let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "private, no-cache", .eTag: eTag]
+        let variant = format == .csv ? "-csv" : ""
+        let eTag = "\"\(store)\(clock)\(variant)\""
+        let contentType = format == .csv ? "text/csv; charset=utf-8; header=present" : "application/json; charset=utf-8"
+        let headers: HTTPFields = [.contentType: contentType, .cacheControl: "private, no-cache", .eTag: eTag, .vary: "Accept"]
         if IfNoneMatch(request.headers[values: .ifNoneMatch]).matches(eTag) {
             return Response(status: .notModified, headers: headers)
         }
-        let key = read.key + clock
+        let key = read.key + clock + variant
         let body: String
         do {
-            body = try await cache.answer(key, version: store) { [readers] in try await readers.answer(read) }
+            body = try await cache.answer(key, version: store) { [readers] in try await readers.answer(read, format: format) }
         } catch QueryError.invalidParameter(_, let message) {
             throw APIError.invalidParameter(message + ".")
         } catch QueryError.notFound(_, let message) {
@@ -118,13 +132,17 @@ extension TallyServer {
             return Self.json(try await adHoc.json(sql, interrupter: interrupter))
         } catch let error as StatementInterrupted {
             guard case .timeLimit = error.cause else {
+                metrics.sqlStopped(.clientGone)
                 throw APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)
             }
+            metrics.sqlStopped(.sqlTimeout)
             throw APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
         } catch is AdHocRunner.Busy {
+            metrics.sqlStopped(.sqlThreads)
             throw APIError(status: .serviceUnavailable, code: "SQL_BUSY", message: "Every ad hoc SQL thread is busy; try again in a few seconds.",
                            headers: [.retryAfter: "\(max(1, configuration.sqlTimeout.components.seconds))"])
         } catch let error as AdHocRefused {
+            metrics.sqlStopped(.readOnly)
             throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
         } catch let error as QueryError {
             throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
@@ -132,5 +150,16 @@ extension TallyServer {
             guard let message = backend.statementError(error) else { throw error }
             throw APIError(status: .badRequest, code: "INVALID_SQL", message: message)
         }
+    }
+
+    /// `GET /metrics`: the counters of `ServerMetrics` in Prometheus' text format, with the
+    /// connections open and evicted and the store's size read now.
+    func metricsText(_ request: Request) async throws -> Response {
+        try QueryParameters(request.uri.query).requireOnly([])
+        let storeBytes = try await threads.runIfActive { [backend] in try backend.storeBytes() }
+        let counts = connections.counts
+        let text = metrics.text(connectionsOpen: counts.open, connectionsEvicted: counts.evicted, storeBytes: storeBytes)
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -46,7 +46,9 @@ extension TallyServer {
             return validated
         }
         do {
-            return WriteAnswer(try await writer.store(chunk))
+            let outcomes = try await writer.store(chunk)
+            metrics.stored(outcomes)
+            return WriteAnswer(outcomes)
         } catch is StoreWriter.Stopped {
             throw APIError(status: .serviceUnavailable, code: "SHUTTING_DOWN", message: "The server is shutting down; retry later.")
         }

@@ -25,6 +25,9 @@ public final class TallyServer: Sendable {
     let versioning: any StoreVersioning
     let cache = AnswerCache()
     let health = HealthCounts()
+    let metrics = ServerMetrics()
+    /// The open connections, for `--max-connections` and `/metrics`.
+    let connections: HeadlessConnections
     let openAPI: StaticDocument
     let dashboard: StaticDocument
     /// Names this run of the server in ETags: a restart never reuses a tag for other content.
@@ -56,6 +59,7 @@ public final class TallyServer: Sendable {
         var logger = Logger(label: "tally.serve", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .warning
         self.logger = logger
+        connections = HeadlessConnections(limit: configuration.maxConnections, logger: logger)
     }
 
     /// The application: the router on the configured address, closing connections idle past
@@ -64,7 +68,7 @@ public final class TallyServer: Sendable {
     /// room for a new one. `onListening` hears the bound port once the server accepts
     /// connections (the port asked for, or the one picked for 0).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let headless = HeadlessConnections(limit: configuration.maxConnections, logger: logger)
+        let headless = connections
         let disconnects = self.disconnects
         return Application(
             router: router(),

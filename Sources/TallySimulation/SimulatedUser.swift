@@ -26,6 +26,10 @@ final class SimulatedUser {
 
     private let configuration: SimulationConfiguration
     private let common: EventCommon
+    /// Whether the user is in the rollout of the candidate model.
+    private let inRollout: Bool
+    /// The model the feed shows today.
+    private var model: String
     private let directory: URL
     private let output: URL
     private let clock: ManualClock
@@ -41,14 +45,17 @@ final class SimulatedUser {
     private var lastNetworkCheckMs = Int64.min
     private var feedVisits = 0
 
-    init(configuration: SimulationConfiguration, common: EventCommon, directory: URL, output: URL,
+    init(configuration: SimulationConfiguration, common: EventCommon, inRollout: Bool, directory: URL, output: URL,
          random: Xoshiro256StarStar) {
         self.configuration = configuration
         self.common = common
+        self.inRollout = inRollout
+        model = configuration.rollout.baseline
         self.directory = directory
         self.output = output
         self.random = random
-        truth = GroundTruth(userId: common.userId, timezoneOffsetMinutes: common.timezoneOffsetMinutes)
+        truth = GroundTruth(userId: common.userId, timezoneOffsetMinutes: common.timezoneOffsetMinutes,
+                            platform: common.platform ?? "", appVersion: common.appVersion ?? "")
         clock = ManualClock(startMs: 0)
     }
 
@@ -59,7 +66,12 @@ final class SimulatedUser {
         let firstDate = lastDate.adding(days: -(configuration.days - 1))
         let latestEndMs = configuration.endMs - 2 * 3_600_000
         clock.set(toMs: Int64(firstDate.dayNumber) * 86_400_000 - offsetMs)
+        let rollout = configuration.rollout
+        if inRollout && rollout.firstDay < configuration.days {
+            truth.candidateFrom = firstDate.adding(days: max(rollout.firstDay, 0))
+        }
         for day in 0..<configuration.days {
+            model = rollout.model(day: day, inRollout: inRollout)
             let midnightMs = Int64(firstDate.adding(days: day).dayNumber) * 86_400_000 - offsetMs
             guard !random.chance(0.2) else { continue }
             let hours = (0..<random.draw(1...3)).map { _ in random.draw(7...21) }.sorted()
@@ -191,13 +203,12 @@ final class SimulatedUser {
 
     // MARK: Feed
 
-    /// A visit to the home feed: stops three rows apart, each either dwelt on (2 to 8 s, every
+    /// A visit to the home feed of today's model: stops three rows apart, each either dwelt on (2 to 8 s, every
     /// row in view fully visible, so exposed) or flicked past at once; some reactions to what
     /// was dwelt on; a kill leaves the page without telling the tracker.
     private func browse(killed: Bool) async throws {
         guard let device else { return }
         feedVisits += 1
-        let model = random.chance(0.5) ? "rec-v11" : "rec-v12"
         let firstItem = random.draw(0...9_999)
         let cards = (0..<30).map { index in
             RecommendationCard(
@@ -232,6 +243,7 @@ final class SimulatedUser {
                 let first = Int(offset / RecommendationCard.height)
                 for card in cards[first..<first + 3] {
                     truth.exposures.insert(tracker.pageInstanceId + " " + card.sectionId)
+                    truth.modelOfImpression[card.context.impressionId] = card.context.modelInfo
                     if random.chance(0.08) { try await react(to: card) }
                 }
                 await checkNetwork()
@@ -241,7 +253,8 @@ final class SimulatedUser {
         tracker.handle(.disappeared)
     }
 
-    /// A like or a dislike with a reason, sometimes undone (and then sometimes liked after all).
+    /// A like or a dislike with a reason (dislikes as often as the card's model draws them),
+    /// sometimes undone (and then sometimes liked after all).
     private func react(to card: RecommendationCard) async throws {
         guard let device else { return }
         let context = try RecommendationContext(
@@ -251,7 +264,7 @@ final class SimulatedUser {
         let model = FeedbackViewModel(context: context, sink: device.queue, clock: clock, common: common,
                                       reasons: reasons, random: random.split())
         var final = FeedbackEvent.Kind.like
-        if random.chance(0.5) {
+        if !random.chance(configuration.rollout.dislikeShare(of: card.context.modelInfo)) {
             await model.like()
         } else {
             await model.dislike()

@@ -6,7 +6,9 @@ import TallyKit
 /// their own (queue and reading state in a temporary folder, removed afterwards); every
 /// device's uploader appends to `<family>.ndjson` in the output folder through
 /// ``NDJSONFileTransport``, so the events reach it only through the real queue and uploader.
-/// The same configuration writes the same bytes.
+/// Half the users (drawn from the seed) are on Android, the others on iOS; the rollout's share
+/// of users (drawn too) see its candidate model from its first day. The same configuration
+/// writes the same bytes.
 @MainActor
 public final class Simulation {
     /// The users' ids and time-zone offsets, in order; beyond them the list repeats with a suffix.
@@ -50,13 +52,17 @@ public final class Simulation {
         let scratch = Self.deviceStorage.appendingPathComponent("tally-simulation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         var random = Xoshiro256StarStar(seed: configuration.seed)
+        let users = configuration.users
+        let rolledOut = random.pick(Int((Double(users) * configuration.rollout.share).rounded()), of: users)
+        let onAndroid = random.pick(users / 2, of: users)
         var truths: [GroundTruth] = []
-        for index in 0..<configuration.users {
+        for index in 0..<users {
             let (name, offset) = Self.people[index % Self.people.count]
             let round = index / Self.people.count
             let common = EventCommon(userId: round == 0 ? name : "\(name)-\(round + 1)", timezoneOffsetMinutes: offset,
-                                     platform: "ios", appVersion: random.chance(0.5) ? "3.4.0" : "3.5.0")
-            let user = SimulatedUser(configuration: configuration, common: common,
+                                     platform: onAndroid.contains(index) ? "android" : "ios",
+                                     appVersion: random.chance(0.5) ? "3.4.0" : "3.5.0")
+            let user = SimulatedUser(configuration: configuration, common: common, inRollout: rolledOut.contains(index),
                                      directory: scratch.appendingPathComponent("device-\(index)"), output: output,
                                      random: random.split())
             truths.append(try await user.run())

@@ -16,6 +16,11 @@ extension Xoshiro256StarStar {
         Int64(draw(range)) * 1_000
     }
 
+    /// `count` distinct integers of `0..<n`, drawn uniformly.
+    mutating func pick(_ count: Int, of n: Int) -> Set<Int> {
+        Set((0..<n).shuffled(using: &self).prefix(count))
+    }
+
     /// A fresh generator seeded from this one, for a kit's ids.
     mutating func split() -> Xoshiro256StarStar {
         Xoshiro256StarStar(seed: next())

@@ -50,4 +50,12 @@ struct ClickHouseServerBackend: ServerBackend {
         guard case ClickHouseError.server(_, _, let message) = error else { return nil }
         return message
     }
+
+    /// The active parts of the database's tables on this server (a cluster's other shards are
+    /// not counted).
+    func storeBytes() throws -> Int64? {
+        let result = try client.query("SELECT sum(bytes_on_disk) FROM system.parts WHERE database = currentDatabase() AND active")
+        guard case .int(let bytes)? = result.rows.first?.first else { return nil }
+        return bytes
+    }
 }

@@ -24,7 +24,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "The store file (default: \(StoreFile.defaultHelp)).")
     var db: String?
 
-    @Option(help: "table or json.")
+    @Option(help: ArgumentHelp(OutputFormat.choices + "."))
     var format: OutputFormat = .table
 
     @Option(name: .customLong("keep-rejected"),

@@ -20,7 +20,7 @@ struct ReportOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The report's zone as ±HH:MM (default: the user's latest offset, else UTC).", valueName: "±HH:MM"))
     var tz: String?
 
-    @Option(help: "table, json or csv.")
+    @Option(help: ArgumentHelp(OutputFormat.choices + "."))
     var format: OutputFormat = .table
 
     @OptionGroup var storage: BackendOptions

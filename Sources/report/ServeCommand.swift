@@ -24,8 +24,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The TCP port; 0 picks a free one.")
     var port = 8080
 
-    @Option(help: ArgumentHelp("Require Authorization: Bearer TOKEN on every request but /healthz (default: $TALLY_TOKEN, else $REPORT_TOKEN).", valueName: "TOKEN"))
-    var token: String?
+    @Option(help: ArgumentHelp("Bearer tokens and their scopes (read, write, sql, metrics), one `SCOPE[,SCOPE...] TOKEN` a line (default: $TALLY_TOKENS, lines split by ; or newlines).", valueName: "path"))
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("Deprecated (it shows in ps): one token with every scope (default: $TALLY_TOKEN, else $REPORT_TOKEN).", valueName: "TOKEN"))
+    var token: [String] = []
 
     @Option(name: .customLong("cors-origin"), help: ArgumentHelp("A browser origin allowed to call the API, such as http://localhost:3000, or * (repeatable).", valueName: "origin"))
     var corsOrigins: [String] = []
@@ -54,13 +57,43 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 3600 else { throw ValidationError("--idle-timeout must be more than 0 and at most 3600 seconds, got \(idleTimeout).") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections).") }
         guard sqlTimeout.limit != nil else { throw ValidationError("--sql-timeout must be more than 0 for report serve: it bounds how long a stop can take.") }
-        if let token = resolvedToken, token.isEmpty { throw ValidationError("The token must not be empty.") }
+        guard token.count <= 1 else {
+            throw ValidationError("--token is given \(token.count) times; give it once, or list tokens with their scopes in --token-file.")
+        }
+        _ = try resolvedTokens()
     }
 
-    /// `--token`, else `$TALLY_TOKEN`, else `$REPORT_TOKEN`.
-    var resolvedToken: String? {
+    /// The tokens of `--token-file` and `--token`; when neither is given, those of
+    /// `$TALLY_TOKENS` and `$TALLY_TOKEN` (else `$REPORT_TOKEN`). A plain token has every scope.
+    func resolvedTokens() throws -> [AccessToken] {
         let environment = ProcessInfo.processInfo.environment
-        return token ?? environment["TALLY_TOKEN"] ?? environment["REPORT_TOKEN"]
+        var list = ""
+        var source = "$TALLY_TOKENS"
+        var plain = token.first
+        if tokenFile != nil || plain != nil {
+            if let tokenFile {
+                source = tokenFile
+                do {
+                    list = try String(contentsOfFile: tokenFile, encoding: .utf8)
+                } catch {
+                    throw ValidationError("--token-file \(tokenFile) cannot be read: \(error.localizedDescription)")
+                }
+            }
+        } else {
+            list = environment["TALLY_TOKENS"] ?? ""
+            plain = environment["TALLY_TOKEN"] ?? environment["REPORT_TOKEN"]
+        }
+        var tokens: [AccessToken]
+        do {
+            tokens = try AccessToken.parse(list, source: source)
+        } catch let error as AccessToken.ListError {
+            throw ValidationError(error.description)
+        }
+        if let plain {
+            guard !plain.isEmpty else { throw ValidationError("The token must not be empty.") }
+            tokens.append(AccessToken(plain, scopes: Set(TokenScope.allCases)))
+        }
+        return tokens
     }
 
     /// Bytes of `1048576`, `512K`, `16M`, `1G` (also `KiB`, `MiB`, `GiB`).
@@ -89,9 +122,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard #available(macOS 14, iOS 17, tvOS 17, visionOS 1, *) else {
             throw ValidationError("report serve needs macOS 14 or later.")
         }
+        if !token.isEmpty {
+            Terminal.writeError("note: --token shows in ps and gives every scope; list tokens with their scopes in --token-file or $TALLY_TOKENS.\n")
+        }
         let configuration = ServerConfiguration(
             storePath: StoreFile.path(db),
-            host: host, port: port, token: resolvedToken, corsOrigins: corsOrigins,
+            host: host, port: port, tokens: try resolvedTokens(), corsOrigins: corsOrigins,
             maxBodyBytes: Self.bytes(maxBody) ?? 16 << 20, allowSQL: allowSQL,
             sqlTimeout: sqlTimeout.limit ?? .seconds(5), workerThreads: threads,
             idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up))), maxConnections: connectionLimit(),

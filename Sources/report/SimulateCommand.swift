@@ -11,7 +11,10 @@ struct SimulateCommand: AsyncParsableCommand {
         discussion: """
             Each user is a device running the real queue and uploader on a virtual clock over the \
             days ending at --end: reading sessions, feed browsing with exposures and feedback, \
-            launches with latency events, network outages and app kills. The uploads land in \
+            launches with latency events, network outages and app kills. Half the users are on \
+            android, half on ios; the feed shows model rec-v11 until three fifths into the period, \
+            then rec-v12 to half of the users (a staged rollout, its users drawn from the seed). \
+            The uploads land in \
             DIR/<family>.ndjson (replaced), the same bytes for the same options; ingest them with \
             `report ingest DIR/*.ndjson`.
             """)
@@ -44,8 +47,10 @@ struct SimulateCommand: AsyncParsableCommand {
         let endMs = Instant.parse(nowArgument: end) ?? 0
         let simulation = Simulation(configuration: SimulationConfiguration(users: users, days: days, seed: seed, endMs: endMs))
         let truths = try await simulation.run(into: URL(fileURLWithPath: out))
+        let rollout = simulation.configuration.rollout
         for truth in truths {
-            print("\(truth.userId): \(truth.totalSeconds) s read on \(truth.activeDays) days, "
+            let models = truth.candidateFrom.map { "\(rollout.baseline), then \(rollout.candidate) from \($0)" } ?? rollout.baseline
+            print("\(truth.userId) (\(truth.platform) \(truth.appVersion); \(models)): \(truth.totalSeconds) s read on \(truth.activeDays) days, "
                 + "\(truth.exposures.count) exposures, \(truth.liked.count) likes, \(truth.disliked.count) dislikes, "
                 + "\(truth.viewsLoaded) launches, \(truth.kills) kills, \(truth.outages) outages")
         }

@@ -36,7 +36,7 @@ final class ReportCatalogCommandTests: XCTestCase {
             let operation = (paths[endpoint.path] as? [String: Any])?["get"] as? [String: Any]
             XCTAssertEqual(operation?["operationId"] as? String, endpoint.operationId, "\(endpoint.path) is not documented")
             let documented = ((operation?["parameters"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
-            XCTAssertEqual(documented, ["user", "now", "tz"] + definition.parameters.map(\.name), endpoint.path)
+            XCTAssertEqual(documented, ["user", "now", "tz"] + definition.parameters.map(\.name) + ["format"], endpoint.path)
             var url = endpoint.path
             var query = ["now=2026-11-20T12:00:00Z"]
             for parameter in definition.parameters {

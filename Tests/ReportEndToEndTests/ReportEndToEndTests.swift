@@ -35,6 +35,50 @@ final class ReportEndToEndTests: XCTestCase {
         XCTAssertFalse(heatmap.stdout.isEmpty)
     }
 
+    /// `--format ndjson`: one compact JSON object a line: each row of a grouped report or an
+    /// ad hoc query, each day of the trend and the heatmap, the one object of a flat answer.
+    func testNDJSONIsOneObjectALineForEveryKindOfAnswer() throws {
+        let objects = { (result: ReportBinary.Result) throws -> [[String: Any]] in
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stdout.hasSuffix("\n"), result.stdout)
+            return try result.stdout.split(separator: "\n").map { line in
+                XCTAssertFalse(line.contains(": ") || line.contains(", "), "compact: \(line)")
+                return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            }
+        }
+        let summary = try objects(report(["summary", "--format", "ndjson"]))
+        XCTAssertEqual(summary.count, 1)
+        XCTAssertEqual(summary.first?["totalActiveSeconds"] as? Int, try report(["summary", "--format", "json"]).json()["totalActiveSeconds"] as? Int)
+
+        let trend = try objects(report(["trend", "--days", "10", "--format", "ndjson"]))
+        XCTAssertEqual(trend.count, 10)
+        XCTAssertEqual(trend.compactMap { $0["activeSeconds"] as? Int }.reduce(0, +),
+                       try report(["trend", "--days", "10", "--format", "json"]).json()["totalActiveSeconds"] as? Int)
+        XCTAssertEqual(trend.last?["date"] as? String, "2026-11-20")
+        let heatmap = try objects(report(["heatmap", "--days", "365", "--format", "ndjson"]))
+        XCTAssertEqual(heatmap.count, 365)
+        XCTAssertEqual(Set(heatmap.flatMap(\.keys)), ["date", "activeSeconds", "level"])
+
+        let rows = try objects(report(["sql", "SELECT material_id AS m, count(*) AS n FROM reading_events GROUP BY 1 ORDER BY 1", "--format", "ndjson"]))
+        let json = try report(["sql", "SELECT material_id AS m, count(*) AS n FROM reading_events GROUP BY 1 ORDER BY 1", "--format", "json"]).json()
+        XCTAssertEqual(rows as NSArray, json["rows"] as? NSArray)
+        let saved = try objects(report(["query", "queries/learning_days.sql", "--param", "user=u-1", "--format", "ndjson"]))
+        XCTAssertEqual(Set(saved.first?.keys.map { $0 } ?? []), ["local_date", "active_seconds", "materials"])
+        let none = try report(["sql", "SELECT 1 AS n WHERE 0", "--format", "ndjson"])
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertEqual(none.stdout, "", "no rows, no lines")
+
+        let again = try files.write("again.ndjson", EventFiles.reading(0, day: 0))
+        let counts = try objects(ReportBinary.run(["ingest", again, "--db", db, "--format", "ndjson"]))
+        XCTAssertEqual(counts.count, 1)
+        XCTAssertEqual(counts.first?["duplicates"] as? Int, 1)
+
+        for command in ["summary", "ingest", "sql"] {
+            let help = try ReportBinary.run([command, "--help"])
+            XCTAssertTrue(help.stdout.contains("table, json, csv or ndjson"), "\(command): \(help.stdout)")
+        }
+    }
+
     func testBadFlagValuesAreUsageErrorsNamingTheFlag() throws {
         for (arguments, flag) in [(["trend", "--days", "0"], "--days"), (["summary", "--tz", "25:00"], "--tz"),
                                   (["exposures", "--by", "colour"], "--by"), (["summary", "--now", "yesterday"], "--now"),

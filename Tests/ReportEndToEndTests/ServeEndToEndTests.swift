@@ -54,6 +54,11 @@ final class ServeEndToEndTests: XCTestCase {
             let (status, body) = try await server.request(path)
             XCTAssertEqual(status, 200, path)
             XCTAssertEqual(String(decoding: body, as: UTF8.self), cli.stdout, path)
+            let csv = try ReportBinary.run(arguments + ["--format", "csv", "--now", now, "--db", db])
+            XCTAssertEqual(csv.status, 0, csv.stderr)
+            let (csvStatus, csvBody) = try await server.request(path + "&format=csv")
+            XCTAssertEqual(csvStatus, 200, path)
+            XCTAssertEqual(String(decoding: csvBody, as: UTF8.self), csv.stdout, "\(path) as CSV")
         }
         XCTAssertEqual(server.terminate(), 0)
     }
@@ -107,6 +112,41 @@ final class ServeEndToEndTests: XCTestCase {
             XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"INVALID_PARAMETER\""))
             XCTAssertEqual(server.terminate(), 0)
         }
+    }
+
+    /// `--token-file` gives each token its scopes; a mistake in the file stops the server before
+    /// it starts, naming the file, line and field but not the token.
+    func testScopedTokensFromAFile() async throws {
+        let tokens = try files.write("tokens", "# scopes token\nread reader-1\nwrite,metrics writer-1\n")
+        let server = try ServeProcess(["--db", db, "--token-file", tokens])
+        let (read, _) = try await server.request("/learning/summary", headers: ["Authorization": "Bearer reader-1"])
+        let (forbidden, body) = try await server.request("/learning/summary", headers: ["Authorization": "Bearer writer-1"])
+        let (metrics, _) = try await server.request("/metrics", headers: ["Authorization": "Bearer writer-1"])
+        XCTAssertEqual([read, forbidden, metrics], [200, 403, 200])
+        XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"INSUFFICIENT_SCOPE\""))
+        XCTAssertEqual(server.terminate(), 0)
+
+        let bad = try files.write("bad-tokens", "read reader-1\nread,admin secret-2\n")
+        let refused = try ReportBinary.run(["serve", "--db", db, "--port", "0", "--token-file", bad])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("\(bad), line 2, scopes: unknown scope \"admin\""), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("secret-2"))
+
+        let environment = try ServeProcess(["--db", db], environment: ["TALLY_TOKENS": "read r-env;write w-env"])
+        let (fromEnvironment, _) = try await environment.request("/learning/summary", headers: ["Authorization": "Bearer r-env"])
+        let (writerReads, _) = try await environment.request("/learning/summary", headers: ["Authorization": "Bearer w-env"])
+        XCTAssertEqual([fromEnvironment, writerReads], [200, 403])
+        XCTAssertEqual(environment.terminate(), 0)
+    }
+
+    /// `--token` given twice is refused before the server starts, rather than keeping the last.
+    /// (The host is one that never resolves, so a server that accepted the flags would not start either.)
+    func testATokenGivenTwiceIsAnError() throws {
+        let result = try ReportBinary.run(["serve", "--db", db, "--port", "0", "--host", "no-such-host.invalid",
+                                           "--token", "first", "--token", "second"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("--token is given 2 times"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("first") || result.stderr.contains("second"), "the tokens are not echoed")
     }
 }
 

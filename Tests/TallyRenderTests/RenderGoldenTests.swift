@@ -93,6 +93,23 @@ import TallyQuery
         try Golden.check(plain.render(Samples.jsonEscaping, as: .table), "json-escaping.table.txt")
     }
 
+    /// NDJSON: one compact object a line, members in the order of `--format json`: a row of a
+    /// grouped report, a day of the trend and the heatmap, the one object of a flat answer.
+    @Test func ndjson() throws {
+        try Golden.check(plain.render(Samples.summary, as: .ndjson), "summary.ndjson")
+        try Golden.check(plain.render(Samples.emptySummary, as: .ndjson), "summary-empty.ndjson")
+        try Golden.check(plain.render(Samples.trend, as: .ndjson), "trend.ndjson")
+        try Golden.check(plain.render(Samples.heatmap, as: .ndjson), "heatmap.ndjson")
+        try Golden.check(plain.render(Samples.continueLearning, as: .ndjson), "continue.ndjson")
+        try Golden.check(plain.render(nil as ContinueLearning?, as: .ndjson), "continue-none.ndjson")
+        try Golden.check(plain.render(Samples.progress, as: .ndjson), "progress.ndjson")
+        try Golden.check(plain.render(Samples.notStarted, as: .ndjson), "progress-not-started.ndjson")
+        try Golden.check(plain.render(Samples.ingest, as: .ndjson), "ingest.ndjson")
+        try Golden.check(plain.render(Samples.dislikeRate, as: .ndjson), "dislike-rate.ndjson")
+        try Golden.check(plain.render(Samples.latency, as: .ndjson), "latency.ndjson")
+        try Golden.check(plain.render(Samples.jsonEscaping, as: .ndjson), "json-escaping.ndjson")
+    }
+
     @Test func readableNumbers() throws {
         let seconds = [0, 1, 45, 59, 60, 61, 725, 3_599, 3_600, 3_660, 4_980, 86_399, 86_400, 183_600, 187_102, 31_536_000]
         let ratios = [0, 0.0004, 0.0005, 0.08333333333333333, 0.125, 0.999, 1, 2.5]

@@ -19,9 +19,9 @@ import TallyQuery
         }
     }
 
-    /// Tables and JSON hold no escape code without color, not even one from the data (CSV keeps
-    /// its fields verbatim: it is data, not a view).
-    @Test(arguments: [OutputFormat.table, .json], [WeekStart.sunday, .monday])
+    /// Tables, JSON and NDJSON hold no escape code without color, not even one from the data (CSV
+    /// keeps its fields verbatim: it is data, not a view).
+    @Test(arguments: [OutputFormat.table, .json, .ndjson], [WeekStart.sunday, .monday])
     func noEscapeCodesWithoutColor(format: OutputFormat, weekStart: WeekStart) {
         for text in everything(Renderer(color: false, weekStart: weekStart), format: format) {
             #expect(!text.contains("\u{1B}"), "\(text.prefix(200))")
@@ -39,6 +39,46 @@ import TallyQuery
         for text in everything(Renderer(color: false), format: .json) {
             #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
         }
+    }
+
+    /// Every NDJSON line is one JSON object, and the lines are what `--format json` holds: its
+    /// rows, its days, or the flat object itself.
+    @Test func ndjsonLinesAreTheObjectsOfTheJSONAnswer() throws {
+        let renderer = Renderer(color: false)
+        let parse = { (text: String) throws -> Any in try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        let cases: [(json: String, ndjson: String, list: String?)] = [
+            (renderer.render(Samples.dislikeRate, as: .json), renderer.render(Samples.dislikeRate, as: .ndjson), "rows"),
+            (renderer.render(Samples.jsonEscaping, as: .json), renderer.render(Samples.jsonEscaping, as: .ndjson), "rows"),
+            (renderer.render(Samples.trend, as: .json), renderer.render(Samples.trend, as: .ndjson), "days"),
+            (renderer.render(Samples.heatmap, as: .json), renderer.render(Samples.heatmap, as: .ndjson), "days"),
+            (renderer.render(Samples.summary, as: .json), renderer.render(Samples.summary, as: .ndjson), nil),
+            (renderer.render(Samples.progress, as: .json), renderer.render(Samples.progress, as: .ndjson), nil),
+            (renderer.render(nil as ContinueLearning?, as: .json), renderer.render(nil as ContinueLearning?, as: .ndjson), nil),
+        ]
+        for (json, ndjson, list) in cases {
+            let whole = try #require(try parse(json) as? NSDictionary)
+            let expected = try list.map { try #require(whole[$0] as? [NSDictionary]) } ?? [whole]
+            let lines = try ndjson.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
+                try #require(try parse(String(line)) as? NSDictionary, "\(line)")
+            }
+            #expect(ndjson.hasSuffix("\n"))
+            #expect(lines == expected, "\(ndjson.prefix(200))")
+        }
+    }
+
+    @Test func ndjsonOfNoRowsIsEmpty() {
+        let report = GroupedReport(columns: Samples.latency.columns, rows: [])
+        #expect(Renderer(color: false).render(report, as: .ndjson) == "")
+    }
+
+    /// A position sent laid out over several lines stays on its answer's one line; a line
+    /// separator in it is escaped.
+    @Test func ndjsonKeepsAVerbatimDocumentOnOneLine() {
+        let position = MaterialPosition(json: "{\r\n  \"page\": 2,\n  \"note\": \"a\\nb\u{2028}\"\n}", progress: nil)
+        let progress = ReadingProgress(materialId: "m-1", status: .inProgress, lastPosition: position, totalActiveSeconds: 5, lastReadAt: nil)
+        let text = Renderer(color: false).render(progress, as: .ndjson)
+        #expect(text.filter { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.count == 1)
+        #expect(text.contains(#""lastPosition":{    "page": 2,   "note": "a\nb\u2028" }"#))
     }
 
     @Test func jsonKeepsFullPrecisionAndKeyOrder() throws {
@@ -98,5 +138,6 @@ import TallyQuery
     @Test func jsonTextForPeopleKeepsTheMembersOrderAndWritesBooleans() {
         let value = JSONValue.object([("z", .bool(true)), ("a", .array([.bool(false), .verbatim("{\"p\":1}")]))])
         #expect(value.text == "{\n  \"z\": true,\n  \"a\": [false, {\"p\":1}]\n}")
+        #expect(value.line == "{\"z\":true,\"a\":[false,{\"p\":1}]}")
     }
 }

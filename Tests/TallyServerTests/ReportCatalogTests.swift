@@ -26,7 +26,7 @@ import Testing
             let operation = (paths[endpoint.path] as? [String: Any])?["get"] as? [String: Any]
             #expect(operation?["operationId"] as? String == endpoint.operationId, "\(endpoint.path) is not in the OpenAPI document")
             let documented = Set(((operation?["parameters"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
-            #expect(documented == Set(["user", "now", "tz"] + definition.parameters.map(\.name)), "\(endpoint.path)")
+            #expect(documented == Set(["user", "now", "tz", "format"] + definition.parameters.map(\.name)), "\(endpoint.path)")
         }
         #expect(ReportCatalog.all.filter { $0.endpoint == nil }.map(\.name) == ["top"], "every report but top has an endpoint")
         #expect(ReportCatalog.all.compactMap(\.endpoint).count >= 9)

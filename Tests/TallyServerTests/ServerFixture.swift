@@ -11,13 +11,13 @@ final class ServerFixture: Sendable {
     let clock = NIOLockedValueBox<Int64>(ServerFixture.ms())
     let configuration: ServerConfiguration
 
-    init(token: String? = nil, corsOrigins: [String] = [], maxBodyBytes: Int = 1 << 20, allowSQL: Bool = false,
+    init(token: String? = nil, tokens: [AccessToken] = [], corsOrigins: [String] = [], maxBodyBytes: Int = 1 << 20, allowSQL: Bool = false,
          sqlTimeout: Duration = .seconds(5)) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         storePath = directory.appendingPathComponent("s.sqlite").path
         let clock = self.clock
-        configuration = ServerConfiguration(storePath: storePath, token: token, corsOrigins: corsOrigins, maxBodyBytes: maxBodyBytes,
+        configuration = ServerConfiguration(storePath: storePath, token: token, tokens: tokens, corsOrigins: corsOrigins, maxBodyBytes: maxBodyBytes,
                                             allowSQL: allowSQL, sqlTimeout: sqlTimeout, workerThreads: 2, nowMs: { clock.withLockedValue { $0 } })
     }
 

@@ -75,7 +75,59 @@ struct SimulationLoopTests {
             #expect(Self.sum(exposures, "duplicateExposures") <= 0, "\(user)")
             let latency = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "view_name", user: user)
             #expect(Self.sum(latency, "count") == truth.viewsLoaded, "\(user)")
+            try Self.checkModels(truth, reports: reports)
         }
+        try Self.checkRollout(truths, reports: reports)
+    }
+
+    /// The rows of `report` whose text column `key` is `value`.
+    private static func rows(_ report: GroupedReport, _ key: String, _ value: String) -> GroupedReport {
+        guard let column = report.columns.firstIndex(where: { $0.name == key }) else { return GroupedReport(columns: report.columns, rows: []) }
+        return GroupedReport(columns: report.columns, rows: report.rows.filter { $0[column] == .text(value) })
+    }
+
+    /// Each model's exposures, likes and dislikes of one user, as `dislike-rate --by model` counts them.
+    private static func checkModels(_ truth: GroundTruth, reports: SQLiteReports) throws {
+        let byModel = try reports.dislikeRate(DislikeGrouping(byModel: true, byPosition: false), user: truth.userId)
+        let rollout = configuration.rollout
+        for model in [rollout.baseline, rollout.candidate] {
+            let row = rows(byModel, "modelInfo", model)
+            #expect(sum(row, "exposures") == truth.exposures(of: model), "\(truth.userId) \(model)")
+            #expect(sum(row, "likes") == truth.likes(of: model), "\(truth.userId) \(model)")
+            #expect(sum(row, "dislikes") == truth.dislikes(of: model), "\(truth.userId) \(model)")
+        }
+        #expect(byModel.rows.count <= 2, "no model but the baseline and the candidate: \(byModel.rows)")
+        if truth.candidateFrom == nil {
+            #expect(truth.exposures(of: rollout.candidate) == 0, "\(truth.userId) is outside the rollout")
+        }
+    }
+
+    /// The rollout as the events show it: its share of the users see the candidate, only from its
+    /// first day; users are on both platforms, as their events say.
+    private static func checkRollout(_ truths: [GroundTruth], reports: SQLiteReports) throws {
+        let rollout = configuration.rollout
+        let rolledOut = truths.filter { $0.candidateFrom != nil }
+        #expect(rolledOut.count == 2, "half of the 4 users")
+        #expect(rolledOut.allSatisfy { $0.exposures(of: rollout.candidate) > 0 })
+        #expect(Set(truths.map(\.platform)) == ["ios", "android"])
+        let firstDates = try reports.adHoc(
+            "SELECT user_id, min(local_date) AS first, platform FROM exposure_events WHERE model_info = :model GROUP BY user_id, platform ORDER BY 1",
+            parameters: ["model": .text(rollout.candidate)], interrupter: nil)
+        let expected = rolledOut.sorted { $0.userId < $1.userId }
+        #expect(firstDates.rows.count == expected.count)
+        for (row, truth) in zip(firstDates.rows, expected) {
+            #expect(row[0] == .text(truth.userId))
+            #expect(row[2] == .text(truth.platform))
+            guard case .text(let first) = row[1], let from = truth.candidateFrom else {
+                Issue.record("\(truth.userId): no first date in \(row)")
+                continue
+            }
+            #expect(first >= from.description, "\(truth.userId) sees \(rollout.candidate) from \(from), not \(first)")
+        }
+        let total = { (count: (GroundTruth) -> Int) in truths.map(count).reduce(0, +) }
+        let byModel = try reports.dislikeRate(DislikeGrouping(byModel: true, byPosition: false), user: nil)
+        #expect(sum(rows(byModel, "modelInfo", rollout.candidate), "exposures") == total { $0.exposures(of: rollout.candidate) })
+        #expect(sum(rows(byModel, "modelInfo", rollout.baseline), "dislikes") == total { $0.dislikes(of: rollout.baseline) })
     }
 
     @Test func theSameSeedWritesTheSameBytes() async throws {

@@ -6,6 +6,7 @@
 -- user, and by item one item), which are the user's own events' answer while no pair has events
 -- of several users (rollup_counter 'pairs_of_several_users' = 0; else exposures_scan.sql).
 -- group_key is text (a date, page, item, model, or position digits); NULL groups come last.
+-- The joined subqueries are named: current releases refuse a JOIN of unnamed ones.
 -- {by}    day | page | item | model | position
 -- {user}  only this user's exposures, or NULL for all
 SELECT if(group_null = 1, NULL, toNullable(group_value)) AS group_key,
@@ -24,7 +25,7 @@ FROM (
     )
     GROUP BY group_value, group_null
     HAVING exposures > 0
-)
+) AS totals
 ANY LEFT JOIN (
     SELECT group_value, group_null, uniqExactMerge(items) AS unique_items, uniqExactMerge(users) AS unique_users
     FROM exposure_members
@@ -35,5 +36,5 @@ ANY LEFT JOIN (
     FROM exposure_user_members
     WHERE user_id = ifNull({user:Nullable(String)}, '') AND dimension = {by:String} AND isNotNull({user:Nullable(String)})
     GROUP BY group_value, group_null
-) USING (group_value, group_null)
+) AS members USING (group_value, group_null)
 ORDER BY isNull(group_key), if({by:String} = 'position', toInt64OrZero(ifNull(group_key, '')), 0), group_key

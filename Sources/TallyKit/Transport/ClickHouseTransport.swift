@@ -72,7 +72,8 @@ public struct ClickHouseTransport: UploadTransport {
     /// `…_INPUT_ASSERTION_FAILED`, `…_DATE`, `…_DATETIME`, `…_NUMBER`, `INCORRECT_DATA`).
     static let parseErrorCodes: Set<Int> = [6, 26, 27, 38, 41, 72, 117]
 
-    /// Whether an error body (`Code: 27, e.displayText() = …`) names a parse error: ClickHouse
+    /// Whether an error body (`Code: 27, e.displayText() = …` on 18.16, `Code: 27. DB::Exception:
+    /// …` on current releases) names a parse error, by its code: ClickHouse
     /// 18.16 answers some of those with a 500, which retrying would repeat forever.
     static func isParseError(_ body: [UInt8]) -> Bool {
         let text = String(decoding: body.prefix(16), as: UTF8.self)
