@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Renders the dashboard (`report serve`'s `/`) in headless Chromium and checks that the page
 shows the numbers the JSON API gives: the summary cards, the 7-day trend, every heatmap cell's
-level and seconds, and the dislike-rate rows. Saves a screenshot.
+level and seconds, the dislike-rate rows, and the comparison against the first model (the
+baseline picker's default). Saves a screenshot.
 
 The server runs with a read token and a write-only token (`--token-file`): the page must ask for
 a token when it has none, and again when it has one without the read scope. Driven over Chromium's
@@ -190,6 +191,8 @@ def main():
         trend = api(f"/learning/trend?days=7&{query}")
         heatmap = api(f"/activity/heatmap?days=365&{query}")
         dislikes = api(f"/feed/dislike-rate?{query}")
+        models = [r["modelInfo"] for r in api(f"/feed/dislike-rate?by=model&{query}")["rows"] if r.get("modelInfo") is not None]
+        compare = api(f"/feed/compare?baseline={models[0]}&{query}") if models else {"rows": []}
 
         problems = []
 
@@ -245,11 +248,22 @@ def main():
             problems.append(f"heatmap: {len(cells)} cells on the page, {len(expected_cells)} in the API; first differences {wrong}")
 
         rows = [(a["data-model"], a["data-position"], int(a["data-exposures"]), int(a["data-dislikes"]))
-                for t, a in elements if t == "tr" and "data-exposures" in a]
+                for t, a in elements if t == "tr" and "data-model" in a]
         expected_rows = [(r.get("modelInfo") or "", "" if r.get("feedPosition") is None else str(r["feedPosition"]),
                           r["exposures"], r["dislikes"]) for r in dislikes["rows"]]
         if rows != expected_rows:
             problems.append(f"dislike table: page {rows[:3]}…, API {expected_rows[:3]}…")
+
+        def number(value):
+            return "" if value is None else repr(float(value))
+        shown = [(a["data-compare-model"], int(a["data-users"]), int(a["data-exposures"]), int(a["data-dislikes"]),
+                  number(a["data-difference"] or None), number(a["data-low"] or None), number(a["data-high"] or None), a["data-shared"])
+                 for t, a in elements if t == "tr" and "data-compare-model" in a]
+        expected_compare = [(r["modelInfo"] or "", r["users"], r["exposures"], r["dislikes"], number(r.get("difference")),
+                             number(r.get("differenceLow")), number(r.get("differenceHigh")),
+                             "" if r.get("sharedUsers") is None else str(r["sharedUsers"])) for r in compare["rows"]]
+        if shown != expected_compare:
+            problems.append(f"comparison: page {shown[:2]}…, API {expected_compare[:2]}…")
 
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
         shot = browse(page, f"--screenshot={os.path.abspath(args.screenshot)}", "--window-size=1400,1000", "--hide-scrollbars")
@@ -257,7 +271,7 @@ def main():
             problems.append(f"no screenshot: {shot.stderr[-500:]}")
 
         print(f"dashboard at {base}/ (asked for a token without one and with a write-only one; a typed token kept for the session): {len(cards)} cards, {len(bars)} trend bars, {len(cells)} heatmap cells, "
-              f"{len(rows)} dislike rows; screenshot {args.screenshot}")
+              f"{len(rows)} dislike rows, {len(shown)} comparison rows; screenshot {args.screenshot}")
         for problem in problems:
             print("MISMATCH", problem)
         return 1 if problems else 0

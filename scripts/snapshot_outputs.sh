@@ -74,6 +74,13 @@ exposures --by item
 exposures --by model
 exposures --by position
 exposures --by page --user u-sh
+dislike-rate --by model --from 2026-10-01 --to 2026-11-10
+dislike-rate --platform ios --app-version 2.4.0
+exposures --by day --from 2026-11-01
+exposures --by model --platform ios
+compare --baseline rec-v11
+compare --baseline rec-v11 --by model,position --position-buckets 0-4,5-
+compare --baseline rec-v12 --from 2026-10-01 --platform ios
 latency --event view_loaded --field load_duration_ms --by app_version
 latency --event view_loaded --field load_duration_ms --by view_name
 latency --event view_loaded --field load_duration_ms --by appVersion --user u-sh
@@ -105,6 +112,9 @@ top --event x --by userId --limit 0
 latency --event view_loaded
 dislike-rate --by nope
 dislike-rate --position-buckets 5-1
+dislike-rate --from 2026-02-30
+compare --baseline no-such-model
+compare --baseline rec-v11 --by position
 summary --now yesterday
 summary --tz +25:00
 query no_such_query

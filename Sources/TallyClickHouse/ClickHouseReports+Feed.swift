@@ -7,22 +7,13 @@ extension ClickHouseReports {
     ///
     /// The per-group counters kept at ingest answer it (`ImpressionStates`), those of `user`
     /// alone for one user, summed into coarser groups while no impression appears in more than
-    /// one group; otherwise the events do, exactly where the global report reads them.
-    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport {
-        var parameters: [String: QueryValue] = [
-            "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
-            "bucket_lows": .text("[" + grouping.buckets.map { String($0.low) }.joined(separator: ",") + "]"),
-            "bucket_highs": .text("[" + grouping.buckets.map { String($0.high ?? -1) }.joined(separator: ",") + "]"),
-        ]
+    /// one group; otherwise, and under a `filter`, the events do.
+    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?, filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
+        let parameters = Self.scanParameters(grouping, user: user, filter: filter, byUser: false)
         let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
-        let fromCounters = try fine || counter(ClickHouseRollups.spanningCounter) == 0
-        parameters["user"] = QueryValue(user)
+        let fromCounters = try filter.isEmpty && (fine || counter(ClickHouseRollups.spanningCounter) == 0)
         let suffix = fromCounters ? "" : "_scan"
-        // With buckets the query answers each bucket's 1-based number; the report shows its label.
-        func position(_ value: ReportValue) -> ReportValue {
-            guard !grouping.buckets.isEmpty, case .int(let number) = value, number >= 1, number <= grouping.buckets.count else { return value }
-            return .text(grouping.buckets[Int(number) - 1].label)
-        }
+        let position = { Self.position($0, grouping) }
         var reasons: [[Bytewise<String>]: [(String, Int64)]] = [:]
         func group(_ row: [ReportValue]) -> [Bytewise<String>] { [Bytewise(String(describing: row[0])), Bytewise(String(describing: row[1]))] }
         if topReasons > 0 {
@@ -49,14 +40,53 @@ extension ClickHouseReports {
     /// kept at ingest (`ExposurePairs`), for one `user` those kept per user, or from the user's
     /// events when some pair has events of several users (the per-user counts give each pair to
     /// the user of its first exposure; the events answer, as on SQLite, with the user's own).
-    public func exposures(by grouping: ExposureGrouping, user: String?) throws -> GroupedReport {
-        let fromCounters = try user == nil || counter(ClickHouseRollups.sharedPairsCounter) == 0
-        let query = try run(fromCounters ? "exposures" : "exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)])
+    /// Under a `filter` the events answer.
+    public func exposures(by grouping: ExposureGrouping, user: String?, filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
+        let fromCounters = try filter.isEmpty && (user == nil || counter(ClickHouseRollups.sharedPairsCounter) == 0)
+        let parameters = filter.parameters.merging(["by": .text(grouping.rawValue), "user": QueryValue(user)]) { $1 }
+        let query = try run(fromCounters ? "exposures" : "exposures_scan", parameters)
         let rows = query.rows.map { row -> [ReportValue] in
             let group = grouping == .position ? row[0].text.flatMap { Int64($0) }.map(ReportValue.int) ?? .null : row[0]
             return [group, .int(row[1].int64), .int(row[2].int64), .int(row[3].int64), .int(row[4].int64)]
         }
         return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
+    }
+
+    /// The model comparison's counts: per model (and position group) the exposures and dislikes
+    /// of each user as `dislike-rate` counts them under `filter`, and the dates each model served.
+    public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
+        var comparison = ModelComparison(grouping: grouping)
+        let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
+        for row in try run("dislike_rate_scan", parameters).rows {
+            guard let user = row[6].text else { continue }
+            comparison.add(model: row[0], position: Self.position(row[1], grouping), user: user,
+                           exposures: row[2].int64, dislikes: row[4].int64)
+        }
+        for row in try run("compare_dates", parameters).rows {
+            comparison.setDates(model: row[0], position: Self.position(row[1], grouping), first: row[2], last: row[3])
+        }
+        return comparison
+    }
+
+    /// The parameters of `dislike_rate_scan.sql` and its companions.
+    private static func scanParameters(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter, byUser: Bool) -> [String: QueryValue] {
+        let lows: [String] = grouping.buckets.map { String($0.low) }
+        let highs: [String] = grouping.buckets.map { String($0.high ?? -1) }
+        var parameters = filter.parameters
+        parameters["by_model"] = .int(grouping.byModel ? 1 : 0)
+        parameters["by_position"] = .int(grouping.byPosition ? 1 : 0)
+        parameters["bucket_lows"] = .text("[" + lows.joined(separator: ",") + "]")
+        parameters["bucket_highs"] = .text("[" + highs.joined(separator: ",") + "]")
+        parameters["user"] = QueryValue(user)
+        parameters["by_user"] = .int(byUser ? 1 : 0)
+        return parameters
+    }
+
+    /// A position group as the report shows it: with buckets the queries answer each bucket's
+    /// 1-based number, the report its label.
+    private static func position(_ value: ReportValue, _ grouping: DislikeGrouping) -> ReportValue {
+        guard !grouping.buckets.isEmpty, case .int(let number) = value, number >= 1, number <= grouping.buckets.count else { return value }
+        return .text(grouping.buckets[Int(number) - 1].label)
     }
 
     /// A counter kept at ingest (`rollup_counter.sql`).

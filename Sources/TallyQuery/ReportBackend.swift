@@ -15,10 +15,15 @@ public protocol ReportBackend: AnyObject {
     func continueLearning(_ context: ReportContext) throws -> ContinueLearning?
     /// How far the user (or everyone) got in `materialId`.
     func progress(_ context: ReportContext, materialId: String) throws -> ReadingProgress
-    /// Dislike rate with its Wilson 95 % interval per group, and the top reasons when `topReasons` > 0.
-    func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?) throws -> GroupedReport
-    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`.
-    func exposures(by: ExposureGrouping, user: String?) throws -> GroupedReport
+    /// Dislike rate with its Wilson 95 % interval per group, and the top reasons when `topReasons` > 0,
+    /// over the feed events `filter` keeps.
+    func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?, filter: FeedFilter) throws -> GroupedReport
+    /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`, over the events `filter` keeps.
+    func exposures(by: ExposureGrouping, user: String?, filter: FeedFilter) throws -> GroupedReport
+    /// The model comparison's counts over the feed events `filter` keeps: per model (and
+    /// position group) each user's exposures and dislikes as `dislike-rate` counts them, and the
+    /// dates each model served. `compare` computes the report from them.
+    func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison
     /// Exact nearest-rank percentiles of `properties.field` of events named `event`, per value of `by`.
     func latency(event: String, field: String, by: String, user: String?) throws -> GroupedReport
     /// Counts of events named `event` per value of `by`, most frequent first.
@@ -35,4 +40,16 @@ public protocol ReportBackend: AnyObject {
     func savedRows(_ name: String, parameters: [String: QueryValue]) throws -> [[ReportValue]]
     /// Today in the report's zone: `tz`, else the user's newest reading event's offset, else UTC.
     func localToday(_ context: ReportContext) throws -> LocalDate
+}
+
+// MARK: - Model comparison
+
+extension ReportBackend {
+    /// The model comparison against `baseline` (`metrics.md`): each model's dislike rate with
+    /// its delta-method interval, and its difference from the baseline's at the same position.
+    ///
+    /// - Throws: `QueryError.notFound` when the baseline has no impression under `filter`.
+    public func compare(baseline: String, grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> GroupedReport {
+        try modelComparison(grouping, user: user, filter: filter).report(baseline: baseline)
+    }
 }

@@ -7,7 +7,7 @@ import TallyEvents
 public enum ReportCatalog {
     /// All the reports.
     public static let all: [ReportDefinition] = [
-        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, latency, top, retention,
+        summary, trend, heatmap, continueLearning, progress, dislikeRate, exposures, compare, latency, top, retention,
     ]
 
     /// The report named `name` (a subcommand).
@@ -56,15 +56,12 @@ public enum ReportCatalog {
             .init(name: "by", kind: .choice(["model", "position", "model,position", "position,model"], default: "model,position",
                                             check: { _ = try DislikeGrouping(by: $0) }),
                   description: "Group keys.", help: "model, position or model,position."),
-            .init(name: "positionBuckets", kind: .pattern(bucketsPattern, check: { _ = try DislikeGrouping.buckets($0) }),
-                  description: "Feed positions grouped into ranges, such as 0-4,5-9,10-.",
-                  help: "Group positions into ranges, such as 0-4,5-9,10-.", valueName: "ranges"),
+            positionBuckets,
             .init(name: "topReasons", kind: .integer(0...100, default: 0), description: "The K most frequent reasons of final dislikes per group.",
                   help: "Add the K most frequent reasons of final dislikes per group.", valueName: "K"),
-        ]) { arguments in
-            let buckets = try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
-            return .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: buckets),
-                                topReasons: arguments[int: "topReasons"])
+        ] + feedFilters) { arguments in
+            .dislikeRate(try DislikeGrouping(by: arguments[text: "by"] ?? "model,position", buckets: try buckets(arguments)),
+                         topReasons: arguments[int: "topReasons"], filter: try feedFilter(arguments))
         }
 
     /// What `DislikeGrouping.buckets` takes, as a pattern: ranges `low-high` or `low-` joined by
@@ -80,8 +77,25 @@ public enum ReportCatalog {
         name: "exposures", abstract: "Exposure counts by day, page, item, model or position.",
         endpoint: .init(path: "/feed/exposures", operationId: "exposures", summary: "Exposure counts, one per page instance and item.", schema: "Rows"),
         parameters: [.init(name: "by", kind: .choice(ExposureGrouping.allCases.map(\.rawValue), default: "day", check: { _ = try ExposureGrouping(by: $0) }),
-                           description: "The group key.", help: "day, page, item, model or position.")]) {
-            .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"))
+                           description: "The group key.", help: "day, page, item, model or position.")] + feedFilters) {
+            .exposures(by: try ExposureGrouping(by: $0[text: "by"] ?? "day"), filter: try feedFilter($0))
+        }
+
+    /// `compare --baseline B`, `GET /feed/compare?baseline=B`.
+    public static let compare = ReportDefinition(
+        name: "compare", abstract: "Each model's dislike rate against a baseline model's, with users as the unit.",
+        endpoint: .init(path: "/feed/compare", operationId: "compare",
+                        summary: "Each model's dislike rate and its difference from the baseline's, with delta-method 95 % intervals over users.",
+                        schema: "Rows", notFound: "The baseline has no impression under the filters (code INVALID_PARAMETER)."),
+        parameters: [
+            .init(name: "baseline", kind: .text(required: true, default: nil), description: "The model version compared against, such as rec-v12."),
+            .init(name: "by", kind: .choice(["model", "model,position", "position,model"], default: "model", check: compareBy),
+                  description: "Compare per model, or per model within each position.", help: "model or model,position."),
+            positionBuckets,
+        ] + feedFilters) { arguments in
+            .compare(baseline: arguments[text: "baseline"] ?? "",
+                     grouping: try DislikeGrouping(by: arguments[text: "by"] ?? "model", buckets: try buckets(arguments)),
+                     filter: try feedFilter(arguments))
         }
 
     /// `latency --event E --field F --by P`, `GET /observability/latency`.
@@ -153,6 +167,46 @@ extension ReportCatalog {
         }
         try definition.validate(arguments)
         return try rows(backend, context, arguments)
+    }
+
+    // MARK: - Feed parameters
+
+    /// `positionBuckets`, of `dislike-rate` and `compare`.
+    static let positionBuckets = ReportDefinition.Parameter(
+        name: "positionBuckets", kind: .pattern(bucketsPattern, check: { _ = try DislikeGrouping.buckets($0) }),
+        description: "Feed positions grouped into ranges, such as 0-4,5-9,10-.",
+        help: "Group positions into ranges, such as 0-4,5-9,10-.", valueName: "ranges")
+
+    /// `compare`'s `by`: grouped by model, and perhaps by position too.
+    static let compareBy: ReportDefinition.Parameter.Check = { text in
+        guard try DislikeGrouping(by: text).byModel else {
+            throw QueryError.invalidParameter(name: "by", message: "by must be model or model,position, got \"\(text)\"")
+        }
+    }
+
+    /// What a local date looks like (`FeedFilter.parse` checks that it is a calendar date); empty
+    /// counts as absent.
+    static let datePattern = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
+
+    /// The event filters of the feed reports (`metrics.md`): `from`, `to`, `platform`, `appVersion`.
+    static let feedFilters: [ReportDefinition.Parameter] = [
+        .init(name: "from", kind: .pattern(datePattern, check: { _ = try FeedFilter.parse(from: $0, to: nil, platform: nil, appVersion: nil) }),
+              description: "Only the events of this local date or later (YYYY-MM-DD).", valueName: "YYYY-MM-DD"),
+        .init(name: "to", kind: .pattern(datePattern, check: { _ = try FeedFilter.parse(from: nil, to: $0, platform: nil, appVersion: nil) }),
+              description: "Only the events of this local date or earlier (YYYY-MM-DD).", valueName: "YYYY-MM-DD"),
+        .init(name: "platform", kind: .text(required: false, default: nil), description: "Only the events of this platform, such as ios."),
+        .init(name: "appVersion", kind: .text(required: false, default: nil), description: "Only the events of this app version, such as 3.1.0."),
+    ]
+
+    /// The position buckets of `arguments`, none when absent.
+    static func buckets(_ arguments: ReportDefinition.Arguments) throws -> [DislikeGrouping.Bucket] {
+        try arguments[text: "positionBuckets"].map(DislikeGrouping.buckets) ?? []
+    }
+
+    /// The event filter of `arguments`.
+    static func feedFilter(_ arguments: ReportDefinition.Arguments) throws -> FeedFilter {
+        try FeedFilter.parse(from: arguments[text: "from"], to: arguments[text: "to"],
+                       platform: arguments[text: "platform"], appVersion: arguments[text: "appVersion"])
     }
 
     /// A count as SQL gives it back: an integer, or its text (ClickHouse's 64-bit integers).

@@ -59,6 +59,8 @@ public struct ReportDefinition: Sendable {
         public let summary: String
         /// The OpenAPI schema of the 200 answer, in `components/schemas`.
         public let schema: String
+        /// What a 404 answer means, for an endpoint that gives one (`QueryError.notFound`).
+        public var notFound: String? = nil
     }
 
     /// A typed parameter of a report.

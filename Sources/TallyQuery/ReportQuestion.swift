@@ -13,9 +13,11 @@ public enum ReportQuestion: Sendable, Equatable {
     /// `progress M`, `GET /materials/{M}/reading-progress`.
     case progress(materialId: String)
     /// `dislike-rate`, `GET /feed/dislike-rate`.
-    case dislikeRate(DislikeGrouping, topReasons: Int)
+    case dislikeRate(DislikeGrouping, topReasons: Int, filter: FeedFilter)
     /// `exposures --by B`, `GET /feed/exposures?by=B`.
-    case exposures(by: ExposureGrouping)
+    case exposures(by: ExposureGrouping, filter: FeedFilter)
+    /// `compare --baseline B`, `GET /feed/compare?baseline=B`.
+    case compare(baseline: String, grouping: DislikeGrouping, filter: FeedFilter)
     /// `latency --event E --field F --by P`, `GET /observability/latency`.
     case latency(event: String, field: String, by: String)
     /// `top --event E --by K --limit N`.

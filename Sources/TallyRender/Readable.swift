@@ -29,6 +29,15 @@ enum Readable {
         return oneDecimal(ratio * 100) + "%"
     }
 
+    /// A difference of two ratios in percentage points, signed, with one decimal: `+6.7 pp`,
+    /// `-1.6 pp`, `±0.0 pp`.
+    static func points(_ difference: Double) -> String {
+        guard difference.isFinite else { return missing }
+        let text = oneDecimal(abs(difference) * 100)
+        if text == "0.0" { return "±0.0 pp" }
+        return (difference < 0 ? "-" : "+") + text + " pp"
+    }
+
     /// A duration in milliseconds: `407 ms`, `407.5 ms`.
     static func milliseconds(_ value: Double) -> String {
         guard value.isFinite else { return missing }

@@ -81,6 +81,14 @@ public struct Renderer: Sendable {
         try report.jsonText(rowsPerPiece: rowsPerPiece, checking: check)
     }
 
+    /// The model comparison against `baseline`: JSON and CSV as any grouped report; the table
+    /// draws each difference and its interval on a shared axis and adds the warnings that bear
+    /// on reading it (`ComparisonTable`).
+    public func render(comparison report: GroupedReport, baseline: String, as format: OutputFormat) -> String {
+        guard format == .table else { return render(report, as: format) }
+        return ComparisonTable(report: report, baseline: baseline).rendered(color: color)
+    }
+
     /// The counts of an ingest: `{"accepted": n, "duplicates": n, "rejected": n}`.
     public func render(_ counts: IngestCounts, as format: OutputFormat) -> String {
         render(counts.fields, as: format)

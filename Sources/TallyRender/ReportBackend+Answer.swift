@@ -17,10 +17,13 @@ extension ReportBackend {
             renderer.render(try continueLearning(context), as: format)
         case .progress(let materialId):
             renderer.render(try progress(context, materialId: materialId), as: format)
-        case .dislikeRate(let grouping, let topReasons):
-            renderer.render(try dislikeRate(grouping, topReasons: topReasons, user: context.user), as: format)
-        case .exposures(let by):
-            renderer.render(try exposures(by: by, user: context.user), as: format)
+        case .dislikeRate(let grouping, let topReasons, let filter):
+            renderer.render(try dislikeRate(grouping, topReasons: topReasons, user: context.user, filter: filter), as: format)
+        case .exposures(let by, let filter):
+            renderer.render(try exposures(by: by, user: context.user, filter: filter), as: format)
+        case .compare(let baseline, let grouping, let filter):
+            renderer.render(comparison: try compare(baseline: baseline, grouping: grouping, user: context.user, filter: filter),
+                            baseline: baseline, as: format)
         case .latency(let event, let field, let by):
             renderer.render(try latency(event: event, field: field, by: by, user: context.user), as: format)
         case .top(let event, let by, let limit):

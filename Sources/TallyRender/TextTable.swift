@@ -26,6 +26,9 @@ struct TextTable {
     var columns: [Column]
     /// The rows, one string per column, as shown (before escaping and cutting).
     var rows: [[String]]
+    /// Per row, per column, a style that takes the place of the column's when color is on
+    /// (rows without an entry keep their columns' styles).
+    var styles: [[ANSIStyle?]] = []
 
     /// The table's lines, each ending in a newline; `(no rows)` under the rule when empty.
     /// With `color`, the header is bold and styled columns are colored; without it, no escape
@@ -49,8 +52,9 @@ struct TextTable {
         if cells.isEmpty {
             out += "(no rows)\n"
         }
-        for row in cells {
-            out += line(row) { columns[$0].style }
+        for (index, row) in cells.enumerated() {
+            let rowStyles = index < styles.count ? styles[index] : []
+            out += line(row) { column in (column < rowStyles.count ? rowStyles[column] : nil) ?? columns[column].style }
         }
         return out
     }

@@ -31,17 +31,22 @@ enum OpenAPIDocument {
             ("content", .object([("application/json", .object([("schema", reference("#/components/schemas/" + endpoint.schema))])),
                                  ("text/csv", .object([("schema", .object([("type", .string("string"))]))]))])),
         ])
+        var responses: [(key: String, value: JSONValue)] = [
+            ("200", ok),
+            ("304", .object([("description", .string("The client's copy (If-None-Match) is current."))])),
+            ("400", reference("#/components/responses/Error")),
+            ("401", reference("#/components/responses/Error")),
+            ("403", reference("#/components/responses/Error")),
+        ]
+        if let notFound = endpoint.notFound {
+            responses.append(("404", .object([("description", .string(notFound)),
+                                              ("content", .object([("application/json", .object([("schema", reference("#/components/schemas/Error"))]))]))])))
+        }
         return .object([("get", .object([
             ("operationId", .string(endpoint.operationId)),
             ("summary", .string(endpoint.summary)),
             ("parameters", .array(contextParameters + definition.parameters.map(parameter) + [formatParameter])),
-            ("responses", .object([
-                ("200", ok),
-                ("304", .object([("description", .string("The client's copy (If-None-Match) is current."))])),
-                ("400", reference("#/components/responses/Error")),
-                ("401", reference("#/components/responses/Error")),
-                ("403", reference("#/components/responses/Error")),
-            ])),
+            ("responses", .object(responses)),
         ]))])
     }
 
@@ -82,7 +87,8 @@ enum OpenAPIDocument {
             return query(parameter.name, required: false, parameter.description,
                          schema: [string, ("enum", .array(values.map { .string($0) })), ("default", .string(defaultValue))])
         case .text(let required, _):
-            return query(parameter.name, required: required, parameter.description, schema: [string, ("minLength", .int(1))])
+            // An optional text parameter given empty counts as absent, so the empty value is valid.
+            return query(parameter.name, required: required, parameter.description, schema: required ? [string, ("minLength", .int(1))] : [string])
         case .pattern(let pattern, _):
             return query(parameter.name, required: false, parameter.description, schema: [string, ("pattern", .string(pattern))])
         case .path:

@@ -100,6 +100,8 @@ extension TallyServer {
             body = try await cache.answer(key, version: store) { [readers] in try await readers.answer(read, format: format) }
         } catch QueryError.invalidParameter(_, let message) {
             throw APIError.invalidParameter(message + ".")
+        } catch QueryError.notFound(_, let message) {
+            throw APIError(status: .notFound, code: "INVALID_PARAMETER", message: message + ".")
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }

@@ -17,5 +17,9 @@ struct DislikeRateCommand: ReportCommand {
     @Option(help: help("topReasons"))
     var topReasons = defaultInteger("topReasons")
 
-    var values: [String: String?] { ["by": by, "positionBuckets": positionBuckets, "topReasons": topReasons.description] }
+    @OptionGroup var filters: FeedFilterFlags<DislikeRateCommand>
+
+    var values: [String: String?] {
+        filters.values.merging(["by": by, "positionBuckets": positionBuckets, "topReasons": topReasons.description]) { $1 }
+    }
 }

@@ -11,5 +11,7 @@ struct ExposuresCommand: ReportCommand {
     @Option(help: help("by"))
     var by = defaultText("by")
 
-    var values: [String: String?] { ["by": by] }
+    @OptionGroup var filters: FeedFilterFlags<ExposuresCommand>
+
+    var values: [String: String?] { filters.values.merging(["by": by]) { $1 } }
 }

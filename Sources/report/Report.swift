@@ -16,6 +16,6 @@ struct Report: AsyncParsableCommand {
     /// The subcommand of each report of `ReportCatalog.all`, in its order.
     static let reportCommands: [any ReportCommand.Type] = [
         SummaryCommand.self, TrendCommand.self, HeatmapCommand.self, ContinueCommand.self, ProgressCommand.self,
-        DislikeRateCommand.self, ExposuresCommand.self, LatencyCommand.self, TopCommand.self, RetentionCommand.self,
+        DislikeRateCommand.self, ExposuresCommand.self, CompareCommand.self, LatencyCommand.self, TopCommand.self, RetentionCommand.self,
     ]
 }

@@ -2,11 +2,20 @@ import Foundation
 import TallyTestSupport
 import XCTest
 
-/// The published acceptance suite (`../shared/acceptance`), run against the built binary.
+/// The published acceptance suites (`../shared/acceptance`, and `../shared/acceptance-feed` with
+/// the feed cohort: filters and model comparison), run against the built binary.
 final class AcceptanceSuiteTests: XCTestCase {
     func testTheAcceptanceSuitePasses() throws {
+        try runSuite("acceptance")
+    }
+
+    func testTheFeedAcceptanceSuitePasses() throws {
+        try runSuite("acceptance-feed")
+    }
+
+    private func runSuite(_ name: String) throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let suite = package.deletingLastPathComponent().appendingPathComponent("shared/acceptance")
+        let suite = package.deletingLastPathComponent().appendingPathComponent("shared/" + name)
         guard FileManager.default.fileExists(atPath: suite.appendingPathComponent("check.py").path) else {
             throw XCTSkip("no acceptance suite beside the package at \(suite.path)")
         }

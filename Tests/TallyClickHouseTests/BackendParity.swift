@@ -28,6 +28,8 @@ enum BackendParity {
         let materials = try expected.adHoc("SELECT DISTINCT material_id FROM reading_events ORDER BY 1 LIMIT 3", parameters: [:], interrupter: nil).rows
             .compactMap { row -> String? in if case .text(let material) = row[0] { return material } else { return nil } }
         XCTAssertFalse(users.isEmpty, file: file, line: line)
+        let models = try expected.dislikeRate(DislikeGrouping(byModel: true, byPosition: false), topReasons: 0, user: nil, filter: FeedFilter())
+        guard case .text(let baseline) = models.rows.first?.first else { return XCTFail("no model to compare against", file: file, line: line) }
         for user in [nil] + users.map(Optional.some) {
             for tz in [nil, -300, 840] {
                 let context = ReportContext(user: user, nowMs: now, timezoneOffsetMinutes: tz)
@@ -46,14 +48,25 @@ enum BackendParity {
                     try same("progress \(user ?? "all") \(material)") { try $0.progress(context, materialId: material) }
                 }
             }
+            let filters = [FeedFilter(), try FeedFilter.parse(from: "2026-10-20", to: "2026-11-10", platform: nil, appVersion: nil),
+                           FeedFilter(platform: "android"), FeedFilter(appVersion: "3.1.0")]
             let groupings = [DislikeGrouping(), DislikeGrouping(byModel: true, byPosition: false),
                              DislikeGrouping(byModel: false, byPosition: true),
                              DislikeGrouping(buckets: try DislikeGrouping.buckets("0-2,3-5,7-"))]
-            for grouping in groupings {
-                try same("dislike-rate \(user ?? "all") \(grouping)") { try $0.dislikeRate(grouping, topReasons: 3, user: user) }
-            }
-            for by in ExposureGrouping.allCases {
-                try same("exposures \(by) \(user ?? "all")") { try $0.exposures(by: by, user: user) }
+            for filter in filters {
+                for grouping in groupings {
+                    try same("dislike-rate \(user ?? "all") \(grouping) \(filter)") {
+                        try $0.dislikeRate(grouping, topReasons: 3, user: user, filter: filter)
+                    }
+                }
+                for by in ExposureGrouping.allCases {
+                    try same("exposures \(by) \(user ?? "all") \(filter)") { try $0.exposures(by: by, user: user, filter: filter) }
+                }
+                for grouping in [DislikeGrouping(byModel: true, byPosition: false), DislikeGrouping(), groupings[3]] {
+                    try same("compare \(user ?? "all") \(grouping) \(filter)") {
+                        try? $0.compare(baseline: baseline, grouping: grouping, user: user, filter: filter)
+                    }
+                }
             }
             for by in ["app_version", "appVersion", "view_name"] {
                 try same("latency \(by) \(user ?? "all")") {

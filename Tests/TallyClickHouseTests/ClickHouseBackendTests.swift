@@ -80,9 +80,18 @@ final class ClickHouseBackendTests: XCTestCase {
     }
 
     func testTheAcceptanceSuitePassesWithTheClickHouseBackend() throws {
+        try runSuite(ProcessInfo.processInfo.environment["TALLY_ACCEPTANCE_DIR"]
+            ?? TestServer.root.deletingLastPathComponent().appendingPathComponent("shared/acceptance").path)
+    }
+
+    func testTheFeedAcceptanceSuitePassesWithTheClickHouseBackend() throws {
+        try runSuite(ProcessInfo.processInfo.environment["TALLY_ACCEPTANCE_FEED_DIR"]
+            ?? TestServer.root.deletingLastPathComponent().appendingPathComponent("shared/acceptance-feed").path)
+    }
+
+    /// Runs the acceptance suite in `suite` with the binary pointed at a fresh ClickHouse database.
+    private func runSuite(_ suite: String) throws {
         let url = try TestServer.url()
-        let suite = ProcessInfo.processInfo.environment["TALLY_ACCEPTANCE_DIR"]
-            ?? TestServer.root.deletingLastPathComponent().appendingPathComponent("shared/acceptance").path
         guard FileManager.default.fileExists(atPath: suite + "/check.py") else {
             throw XCTSkip("no acceptance suite at \(suite) (set TALLY_ACCEPTANCE_DIR)")
         }

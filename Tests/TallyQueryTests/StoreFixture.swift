@@ -35,14 +35,14 @@ final class StoreFixture {
     }
 
     static func feedback(_ id: String, user: String = "u", impression: String, type: String, ts: Int64, model: String = "v1",
-                         position: Int = 0, reason: String? = nil) -> String {
+                         position: Int = 0, reason: String? = nil, extra: String = "") -> String {
         let reasonField = reason.map { #","reason":"\#($0)""# } ?? ""
-        return #"{"id":"\#(id)","userId":"\#(user)","timestamp":\#(ts),"feedbackType":"\#(type)"\#(reasonField),"context":{"impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position)}}"#
+        return #"{"id":"\#(id)","userId":"\#(user)","timestamp":\#(ts),"feedbackType":"\#(type)"\#(reasonField),"context":{"impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position)}\#(extra)}"#
     }
 
     static func exposure(_ id: String, user: String = "u", page: String = "home", pageInstance: String, item: String,
-                         impression: String, ts: Int64, model: String = "v1", position: Int = 0) -> String {
-        #"{"eventId":"\#(id)","eventType":"exposure","userId":"\#(user)","pageId":"\#(page)","pageInstanceId":"\#(pageInstance)","itemId":"\#(item)","impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position),"clientTimestampMs":\#(ts)}"#
+                         impression: String, ts: Int64, model: String = "v1", position: Int = 0, extra: String = "") -> String {
+        #"{"eventId":"\#(id)","eventType":"exposure","userId":"\#(user)","pageId":"\#(page)","pageInstanceId":"\#(pageInstance)","itemId":"\#(item)","impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position),"clientTimestampMs":\#(ts)\#(extra)}"#
     }
 
     static func observed(_ id: String, name: String, user: String = "u", ts: Int64 = 1, properties: String) -> String {

@@ -65,6 +65,21 @@ import TallyQuery
         try Golden.check(plain.render(GroupedReport(columns: Samples.latency.columns, rows: []), as: .table), "no-rows.table.txt")
     }
 
+    /// The comparison's table: a forest plot on a shared axis, the verdict in words, the
+    /// warnings; JSON and CSV carry every field.
+    @Test func modelComparison() throws {
+        try Golden.check(plain.render(comparison: Samples.comparison, baseline: "rec-v12", as: .table), "compare.table.txt")
+        try Golden.check(Renderer(color: true).render(comparison: Samples.comparison, baseline: "rec-v12", as: .table), "compare-color.table.txt")
+        try Golden.check(plain.render(comparison: Samples.comparison, baseline: "rec-v12", as: .json), "compare.json")
+        try Golden.check(plain.render(comparison: Samples.comparison, baseline: "rec-v12", as: .csv), "compare.csv")
+        let text = plain.render(comparison: Samples.comparison, baseline: "rec-v12", as: .table)
+        #expect(text.contains("higher: interval excludes 0"))
+        #expect(text.contains("unclear: interval includes 0"))
+        #expect(text.contains("warning: rec-v11, rec-v13, rec-v14, rec-v15 served on other dates than rec-v12"))
+        #expect(text.contains("fewer than 30 users"))
+        #expect(!text.contains("\u{1B}"))
+    }
+
     @Test func wideTextAligns() throws {
         try Golden.check(plain.render(Samples.wideText, as: .table), "wide-text.table.txt")
     }

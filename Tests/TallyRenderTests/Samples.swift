@@ -84,6 +84,18 @@ enum Samples {
              .json(#"[{"reason":"不感兴趣","count":5},{"reason":"clickbait, again","count":4}]"#)],
         ])
 
+    /// The model comparison against rec-v12, as the feed acceptance data gives it, and a model
+    /// with one user (no interval).
+    static let comparison = GroupedReport(
+        columns: [ReportColumn("modelInfo", role: .key), ReportColumn("users", role: .count), ReportColumn("exposures", role: .count), ReportColumn("dislikes", role: .count), ReportColumn("dislikeRate", role: .ratio), ReportColumn("dislikeRateLow", role: .ratio), ReportColumn("dislikeRateHigh", role: .ratio), ReportColumn("firstDate", role: .measure), ReportColumn("lastDate", role: .measure), ReportColumn("difference", role: .ratio), ReportColumn("differenceLow", role: .ratio), ReportColumn("differenceHigh", role: .ratio), ReportColumn("relativeDifference", role: .ratio), ReportColumn("pValue", role: .measure), ReportColumn("sharedUsers", role: .count)],
+        rows: [
+            [.text("rec-v11"), .int(3), .int(334), .int(49), .double(0.1467065868263473), .double(0.1405078854280829), .double(0.1529052882246117), .text("2026-10-21"), .text("2026-11-20"), .double(0.06681677966381286), .double(0.04330277967619134), .double(0.09033077965143438), .double(0.8363617592401402), .double(2.5549226579178903e-08), .int(3)],
+            [.text("rec-v12"), .int(19), .int(1089), .int(87), .double(0.07988980716253444), .double(0.05720756088062885), .double(0.10257205344444002), .text("2026-09-21"), .text("2026-11-20"), .null, .null, .null, .null, .null, .null],
+            [.text("rec-v13"), .int(7), .int(360), .int(68), .double(0.18888888888888888), .double(0.16452912307892062), .double(0.21324865469885715), .text("2026-09-25"), .text("2026-11-19"), .double(0.10899908172635445), .double(0.0757142129913043), .double(0.14228395046140457), .double(1.3643678160919537), .double(1.3764342637132203e-10), .int(7)],
+            [.text("rec-v14"), .int(16), .int(423), .int(27), .double(0.06382978723404255), .double(0.03158006565584321), .double(0.09607950881224189), .text("2026-10-17"), .text("2026-11-20"), .double(-0.01606001992849189), .double(-0.055487533650059415), .double(0.023367493793075636), .double(-0.20102714600146743), .double(0.4246573532304622), .int(16)],
+            [.text("rec-v15"), .int(1), .int(20), .int(2), .double(0.1), .null, .null, .text("2026-11-19"), .text("2026-11-20"), .double(0.02011019283746556), .null, .null, .double(0.2517241379310344), .null, .int(1)],
+        ])
+
     /// Latency percentiles in milliseconds.
     static let latency = GroupedReport(
         columns: [

@@ -21,8 +21,8 @@ import Testing
             ("/activity/heatmap?days=30&user=b&now=\(now)", .heatmap(days: 30), "b"),
             ("/learning/continue?user=b&now=\(now)", .continueLearning, "b"),
             ("/materials/m1/reading-progress?now=\(now)", .progress(materialId: "m1"), nil),
-            ("/feed/dislike-rate?by=model&now=\(now)", .dislikeRate(DislikeGrouping(byModel: true, byPosition: false), topReasons: 0), nil),
-            ("/feed/exposures?by=day&now=\(now)", .exposures(by: .day), nil),
+            ("/feed/dislike-rate?by=model&now=\(now)", .dislikeRate(DislikeGrouping(byModel: true, byPosition: false), topReasons: 0, filter: FeedFilter()), nil),
+            ("/feed/exposures?by=day&now=\(now)", .exposures(by: .day, filter: FeedFilter()), nil),
             ("/observability/latency?event=view_loaded&field=ms&now=\(now)", .latency(event: "view_loaded", field: "ms", by: "appVersion"), nil),
             ("/learning/retention?days=30&now=\(now)", .catalog(name: "retention", arguments: ReportCatalog.retention.defaultArguments), nil),
         ] + (try ReportCatalog.all.filter { $0.rows != nil }.compactMap { definition -> (String, ReportQuestion, String?)? in

@@ -9,12 +9,16 @@
 -- {bucket_lows}, {bucket_highs}  [] for one group per position, else the buckets' bounds
 --                 (high -1 = open): feed_position is then the bucket's 1-based number, NULL
 --                 for positions outside every bucket
+-- {by_user}       1 to split each group by user_id (the model comparison's n and d per user), 0 not to
+-- {from}, {to}    keep only the events of local dates from...to, NULL for no bound
+-- {platform}, {app_version}  keep only the events with this platform / appVersion, NULL for all
 SELECT model_group AS model_info,
        position_group AS feed_position,
        count() AS exposures,
        countIf(reaction = 'like') AS likes,
        countIf(reaction = 'dislike') AS dislikes,
-       countIf(exposed = 0) AS feedback_without_exposure
+       countIf(exposed = 0) AS feedback_without_exposure,
+       if({by_user:UInt8} = 1, toNullable(user_id), NULL) AS user_group
 FROM (
     SELECT if({by_model:UInt8} = 1, model_info, NULL) AS model_group,
            if({by_position:UInt8} = 0, NULL,
@@ -31,6 +35,10 @@ FROM (
         FROM exposure_events
         WHERE isNotNull(impression_id)
           AND user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
+          AND local_date >= ifNull({from:Nullable(Date)}, toDate('1970-01-01'))
+          AND local_date <= ifNull({to:Nullable(Date)}, toDate('2105-12-31'))
+          AND (isNull({platform:Nullable(String)}) OR platform = {platform:Nullable(String)})
+          AND (isNull({app_version:Nullable(String)}) OR app_version = {app_version:Nullable(String)})
         UNION ALL
         SELECT user_id, impression_id,
                toNullable(tupleElement(final, 1)), toNullable(tupleElement(final, 2)), toUInt8(0), tupleElement(final, 3)
@@ -39,10 +47,14 @@ FROM (
                    argMax(tuple(model_info, feed_position, feedback_type), tuple(ts_ms, id)) AS final
             FROM feedback_events
             WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
+              AND local_date >= ifNull({from:Nullable(Date)}, toDate('1970-01-01'))
+              AND local_date <= ifNull({to:Nullable(Date)}, toDate('2105-12-31'))
+              AND (isNull({platform:Nullable(String)}) OR platform = {platform:Nullable(String)})
+              AND (isNull({app_version:Nullable(String)}) OR app_version = {app_version:Nullable(String)})
             GROUP BY user_id, impression_id
         )
     )
     GROUP BY model_group, position_group, user_id, impression_id
 )
-GROUP BY model_group, position_group
+GROUP BY model_group, position_group, user_group
 ORDER BY isNull(model_group), model_group, isNull(position_group), position_group

@@ -1,7 +1,8 @@
 -- How often each reason was given for a final dislike, per group (the group keys of
 -- dislike_rate.sql), most frequent first, then by reason, from the events (dislike_reasons.sql
 -- reads the counters kept at ingest).
--- {user}, {by_model}, {by_position}, {bucket_lows}, {bucket_highs}  as in dislike_rate_scan.sql
+-- {user}, {by_model}, {by_position}, {bucket_lows}, {bucket_highs}, {from}, {to}, {platform},
+-- {app_version}  as in dislike_rate_scan.sql
 SELECT if({by_model:UInt8} = 1, toNullable(model_info), NULL) AS model_group,
        if({by_position:UInt8} = 0, NULL,
           if(empty({bucket_lows:Array(Int64)}), toNullable(feed_position),
@@ -18,6 +19,10 @@ FROM (
                       tuple(ts_ms, id)) AS final
         FROM feedback_events
         WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
+          AND local_date >= ifNull({from:Nullable(Date)}, toDate('1970-01-01'))
+          AND local_date <= ifNull({to:Nullable(Date)}, toDate('2105-12-31'))
+          AND (isNull({platform:Nullable(String)}) OR platform = {platform:Nullable(String)})
+          AND (isNull({app_version:Nullable(String)}) OR app_version = {app_version:Nullable(String)})
         GROUP BY user_id, impression_id
     )
 )

@@ -4,6 +4,8 @@
 -- group_key is text (a date, page, item, model, or position digits); NULL groups come last.
 -- {by}    day | page | item | model | position
 -- {user}  only this user's exposures, or NULL for all
+-- {from}, {to}, {platform}, {app_version}  keep only these events, as in dislike_rate_scan.sql
+--         (the earliest event of a pair is then the earliest of those kept)
 SELECT multiIf({by:String} = 'day', toNullable(toString(tupleElement(first, 1))),
                {by:String} = 'page', if(tupleElement(first, 3), NULL, tupleElement(first, 2)),
                {by:String} = 'item', toNullable(item_id),
@@ -20,6 +22,10 @@ FROM (
                         ifNull(feed_position, 0), isNull(feed_position), user_id), tuple(ts_ms, event_id)) AS first
     FROM exposure_events
     WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
+      AND local_date >= ifNull({from:Nullable(Date)}, toDate('1970-01-01'))
+      AND local_date <= ifNull({to:Nullable(Date)}, toDate('2105-12-31'))
+      AND (isNull({platform:Nullable(String)}) OR platform = {platform:Nullable(String)})
+      AND (isNull({app_version:Nullable(String)}) OR app_version = {app_version:Nullable(String)})
     GROUP BY page_instance_id, item_id
 )
 GROUP BY group_key

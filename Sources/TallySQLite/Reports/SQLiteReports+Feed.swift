@@ -7,16 +7,15 @@ extension SQLiteReports {
     /// frequent reasons of final dislikes per group.
     ///
     /// The per-group counters kept at ingest answer it, summed into coarser groups while no
-    /// impression appears in more than one group; otherwise, and for one `user`, the events do.
-    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0, user: String? = nil) throws -> GroupedReport {
-        let parameters: [String: QueryValue] = [
-            "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
-            "buckets": QueryValue(grouping.bucketsJSON), "user": QueryValue(user),
-        ]
+    /// impression appears in more than one group; otherwise, for one `user` and under a
+    /// `filter`, the events do.
+    public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0, user: String? = nil,
+                            filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
+        let parameters = Self.scanParameters(grouping, user: user, filter: filter, byUser: false)
         var spanning: Int64 = 0
         try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
         let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
-        let fromCounters = user == nil && (fine || spanning == 0)
+        let fromCounters = user == nil && filter.isEmpty && (fine || spanning == 0)
         var reasons: [[SQLValue]: [(String, Int64)]] = [:]
         if topReasons > 0 {
             try run(fromCounters ? "dislike_reasons" : "dislike_reasons_scan", parameters) { row in
@@ -43,12 +42,38 @@ extension SQLiteReports {
     }
 
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the rows
-    /// kept at ingest, or from the events for one `user`.
-    public func exposures(by grouping: ExposureGrouping, user: String? = nil) throws -> GroupedReport {
+    /// kept at ingest, or from the events for one `user` or under a `filter`.
+    public func exposures(by grouping: ExposureGrouping, user: String? = nil, filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
         var rows: [[ReportValue]] = []
-        try run(user == nil ? "exposures" : "exposures_scan", ["by": .text(grouping.rawValue), "user": QueryValue(user)]) { row in
+        let parameters = filter.parameters.merging(["by": .text(grouping.rawValue), "user": QueryValue(user)]) { $1 }
+        try run(user == nil && filter.isEmpty ? "exposures" : "exposures_scan", parameters) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1)), .int(row.int64(2)), .int(row.int64(3)), .int(row.int64(4))])
         }
         return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
+    }
+
+    /// The model comparison's counts: per model (and position group) the exposures and dislikes
+    /// of each user as `dislike-rate` counts them under `filter`, and the dates each model served.
+    public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
+        var comparison = ModelComparison(grouping: grouping)
+        let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
+        try run("dislike_rate_scan", parameters) { row in
+            guard let user = row.text(6) else { return }
+            comparison.add(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)), user: user,
+                           exposures: row.int64(2), dislikes: row.int64(4))
+        }
+        try run("compare_dates", parameters) { row in
+            comparison.setDates(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)),
+                                first: ReportValue(row.value(2)), last: ReportValue(row.value(3)))
+        }
+        return comparison
+    }
+
+    /// The parameters of `dislike_rate_scan.sql` and its companions.
+    private static func scanParameters(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter, byUser: Bool) -> [String: QueryValue] {
+        filter.parameters.merging([
+            "by_model": .int(grouping.byModel ? 1 : 0), "by_position": .int(grouping.byPosition ? 1 : 0),
+            "buckets": QueryValue(grouping.bucketsJSON), "user": QueryValue(user), "by_user": .int(byUser ? 1 : 0),
+        ]) { $1 }
     }
 }
