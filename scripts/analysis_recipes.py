@@ -8,9 +8,7 @@ Ingests sample-data/ into a fresh tally.sqlite with the built `report`, then
   folder and compares its `result` (a pandas or polars data frame) with `report ARGS --format
   ndjson`: the same rows in the same order, every column the two share equal (numbers to 1e-9);
 - runs each `$ report ...` line that opens a ```text block and compares the rest of the block
-  with what the command prints (NO_COLOR); with --write, replaces it. A block still marked
-  `(output pending` stays pending until --write; a block whose subcommand the build lacks
-  (`report SUBCOMMAND --help` shows no `USAGE: report SUBCOMMAND`) is skipped.
+  with what the command prints (NO_COLOR); with --write, replaces it.
 pandas, polars and DuckDB are pip-installed into .build/analysis-python when they cannot be
 imported (DuckDB with its sqlite extension from PyPI when it cannot download it itself); a tool
 that still cannot be used is reported as skipped. Exit status 1 when a check fails.
@@ -29,7 +27,6 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRIVATE = os.path.join(ROOT, '.build', 'analysis-python')
-PENDING = '(output pending'
 # The newest DuckDB whose sqlite extension PyPI ships (duckdb-extension-sqlite-scanner).
 DUCKDB_WITH_SQLITE = '1.5.5'
 
@@ -171,7 +168,7 @@ def main():
             sys.exit(f'report ingest failed: {ingest.stderr}')
         print(f'== sample-data ingested into {folder}/tally.sqlite: {json.loads(ingest.stdout)}')
 
-        passed, failed, skipped, pending = 0, 0, 0, 0
+        passed, failed, skipped = 0, 0, 0
         tools = Tools(folder)
         print('== recipes')
         for number, match in enumerate(RECIPE.finditer(doc), start=1):
@@ -206,12 +203,6 @@ def main():
         replacements = []
         for match in OUTPUT.finditer(doc):
             command, shown = match.group(1), match.group(2)
-            subcommand = shlex.split(command)[0]
-            usage = run_report([subcommand, '--help'])
-            if usage.returncode != 0 or f'USAGE: report {subcommand}' not in usage.stdout:
-                skipped += 1
-                print(f'skipped: report {command}: this build has no `report {subcommand}`')
-                continue
             output = run_report(shlex.split(command))
             if output.returncode != 0:
                 failed += 1
@@ -220,9 +211,6 @@ def main():
             if args.write:
                 replacements.append((match.start(), match.end(), f'```text\n$ report {command}\n{output.stdout}```\n'))
                 print(f'written: report {command}')
-            elif shown.startswith(PENDING):
-                pending += 1
-                print(f'pending: report {command}: run scripts/analysis_recipes.py --write to fill in its output')
             elif shown == output.stdout:
                 passed += 1
                 print(f'ok: report {command}')
@@ -236,8 +224,6 @@ def main():
             with open(args.doc, 'w', encoding='utf-8') as out:
                 out.write(rewritten)
 
-        if pending:
-            print(f'{pending} worked examples pending (their output is filled in by --write)')
         if passed or failed:
             print(f'analysis: {passed} passed, {failed} failed, {skipped} skipped')
         else:
