@@ -1,12 +1,13 @@
 import TallyEvents
 import TallyIngest
 
-/// Inserts validated events: first the compact key into `event_keys`, where a stored key makes
-/// the insert a no-op (`INSERT OR IGNORE`, so the first stored wins); only a new key appends the
-/// event's row to its family's table.
+/// Inserts validated events: first the compact key is claimed (`KeyRuns`), where a stored key
+/// makes the insert a no-op (so the first stored wins); only a new key appends the event's row
+/// to its family's table.
 final class EventWriter {
     private let database: Database
-    private let key: Statement
+    /// The stored keys.
+    let keys: KeyRuns
     private let reading: Statement
     private let feedback: Statement
     private let exposure: Statement
@@ -14,7 +15,7 @@ final class EventWriter {
 
     init(database db: Database) throws {
         database = db
-        key = try db.prepare("INSERT OR IGNORE INTO event_keys (key) VALUES (?)")
+        keys = try KeyRuns(database: db)
         reading = try db.prepare("""
             INSERT INTO reading_events (event_id, user_id, session_id, material_id, event_type, ts_ms, tz_minutes,
                 local_date, sequence, active_seconds, progress, position, target_type, title, knowledge_base_id,
@@ -116,22 +117,23 @@ final class EventWriter {
         return true
     }
 
-    /// Stores the keys of the chunk's valid records in key order, so that consecutive seeks
-    /// in `event_keys` land on the same or neighbouring pages instead of anywhere; true for each record whose key was new
-    /// (the first of equal keys in the chunk claims it). The caller must store the chunk's
-    /// claimed events in the same transaction.
+    /// Claims the keys of the chunk's valid records in key order, so that consecutive seeks
+    /// land on the same or neighbouring pages instead of anywhere; true for each record whose
+    /// key was new (the first of equal keys in the chunk claims it). The caller must store the
+    /// chunk's claimed events in the same transaction.
     func claim(_ chunk: ValidatedChunk) throws -> [Bool] {
+        try keys.refresh()
         var claimed = [Bool](repeating: false, count: chunk.entries.count)
-        try chunk.keys.withUnsafeBytes { keys in
+        var new = 0
+        try chunk.keys.withUnsafeBytes { bytes in
             try chunk.entries.withUnsafeBufferPointer { entries in
-                for i in chunk.keyOrder() {
-                    key.bindBlob(UnsafeRawBufferPointer(rebasing: keys[entries[Int(i)].key]), at: 1)
-                    try key.step()
-                    key.reset()
-                    claimed[Int(i)] = database.changes == 1
+                for i in chunk.keyOrder() where try keys.claim(UnsafeRawBufferPointer(rebasing: bytes[entries[Int(i)].key])) {
+                    claimed[Int(i)] = true
+                    new += 1
                 }
             }
         }
+        try keys.noteClaimed(new)
         return claimed
     }
 }

@@ -29,7 +29,12 @@ public final class Ingestor {
     public var rejectedLinesKeptInFull = 1000
     /// Records of a file per transaction (see `ingest(file:)`): each batch of `batchSize`
     /// writes its rollups, and the batches commit together once this many records are in.
-    public var recordsPerCommit = 250_000
+    public var recordsPerCommit = 1_000_000
+    /// The fewest keys of the recent run that a commit settles into `event_keys` (`KeyRuns`).
+    public var recentKeysSettledAt: Int {
+        get { events.keys.settleAt }
+        set { events.keys.settleAt = newValue }
+    }
     /// Whole rejected lines the current file may still keep.
     var rawRejectionsLeft = Int.max
 
@@ -148,11 +153,13 @@ public final class Ingestor {
         guard inTransaction else { return }
         do {
             try writeRollups()
+            try events.keys.settleIfDue()
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")
             inTransaction = false
             rollups.forget()
+            events.keys.forget()
             batch = RollupBatch()
             throw error
         }
@@ -166,6 +173,7 @@ public final class Ingestor {
         try? database.execute("ROLLBACK")
         inTransaction = false
         rollups.forget()
+        events.keys.forget()
         batch = RollupBatch()
         aheadChunks = []
         aheadAllNew = true

@@ -165,6 +165,12 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the bytes of column `index` of the current row, valid only during the call.
+    public func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let pointer = sqlite3_column_blob(handle, Int32(index))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, Int32(index)))))
+    }
+
     /// Whether column `index` of the current row is NULL.
     public func isNull(_ index: Int) -> Bool {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL

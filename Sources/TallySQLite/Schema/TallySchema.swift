@@ -7,6 +7,8 @@ public enum TallySchema {
         Migration("v2-key-table-and-appended-events", sql: v2, step: fillEventKeys),
         Migration("v3-exposure-members-without-counts", sql: v3),
         Migration("v4-rejected-line-prefix-and-digest", sql: v4, step: cutRejectedLines),
+        Migration("v5-observability-index-in-time-order", sql: v5),
+        Migration("v6-recent-and-settled-key-runs", sql: v6, step: fillKeyFilter),
     ])
 
     static let v1 = """
