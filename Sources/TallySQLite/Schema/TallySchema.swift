@@ -7,6 +7,7 @@ public enum TallySchema {
         Migration("v2-key-table-and-appended-events", sql: v2, step: fillEventKeys),
         Migration("v3-exposure-members-without-counts", sql: v3),
         Migration("v4-rejected-line-prefix-and-digest", sql: v4, step: cutRejectedLines),
+        Migration("v5-feed-filter-slices", sql: v5, step: fillSlices),
     ])
 
     static let v1 = """
