@@ -69,12 +69,13 @@ struct RollupBatch {
     var impressionGroups: Set<ImpressionGroup> = []
     var firstExposures: [PageItem: FirstExposure] = [:]
     var eventUsers: [EventUser: Int] = [:]
+    var slices = SliceBatch()
     /// `firstExposures` as exposure-count changes when every pair is new (`planExposures()`).
     var exposurePlan: ExposurePlan?
 
     var isEmpty: Bool {
         daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
-            && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty
+            && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty && slices.isEmpty
     }
 
     /// Computes `exposurePlan` from the batch's pairs (on the reading thread, once the batch is whole).
@@ -95,7 +96,7 @@ struct RollupBatch {
     mutating func add(_ event: Event, localDate: String) {
         switch event {
         case .reading(let e): add(e, localDate: localDate)
-        case .feedback(let e): add(e)
+        case .feedback(let e): add(e, localDate: localDate)
         case .exposure(let e): add(e, localDate: localDate)
         case .observability(let e): add(e)
         }
@@ -134,9 +135,12 @@ struct RollupBatch {
         eventUsers[EventUser(eventName: event.eventName, user: event.common.userId), default: 0] += 1
     }
 
-    mutating func add(_ event: FeedbackEvent) {
+    mutating func add(_ event: FeedbackEvent, localDate: String) {
         let key = UserImpression(user: event.common.userId, impression: event.impressionId)
         let order = OrderKey(timestampMs: event.timestampMs, sequence: 0, key: event.id)
+        slices.addFeedback(user: event.common.userId, impression: event.impressionId,
+                           at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo),
+                           ImpressionSlices.Reaction(order: order, kind: event.kind.rawValue))
         if reactions[key].map({ $0.order < order }) ?? true {
             reactions[key] = Reaction(order: order, kind: event.kind.rawValue, reason: event.reason,
                                       modelInfo: event.modelInfo, feedPosition: event.feedPosition)
@@ -144,6 +148,8 @@ struct RollupBatch {
     }
 
     mutating func add(_ event: ExposureEvent, localDate: String) {
+        slices.addExposure(user: event.common.userId, impression: event.impressionId,
+                           at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo))
         if let impression = event.impressionId {
             impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
                                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition))
@@ -153,6 +159,12 @@ struct RollupBatch {
         let incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
                                      modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 0)
         Self.merge(incoming, into: &firstExposures[key, default: incoming])
+    }
+
+    /// The feed filters' slice of an event and its model.
+    private static func sliceKey(_ common: EventCommon, localDate: String, modelInfo: String?) -> ImpressionSlices.Key {
+        ImpressionSlices.Key(slice: ImpressionSlices.Slice(localDate: localDate, platform: common.platform,
+                                                           appVersion: common.appVersion), modelInfo: modelInfo)
     }
 
     /// Counts one more event of a pair, which becomes its first when it is earlier (one hash

@@ -2,7 +2,7 @@ import TallyIngest
 
 /// Writes a `RollupBatch` into the rollup tables with upserts that merge it into what is stored:
 /// sums add up, "newest" fields move only for a later ordering key; the feed's rollups are
-/// written by `FeedRollupWriter` and `ExposureRollupWriter`.
+/// written by `FeedRollupWriter`, `ExposureRollupWriter` and `ImpressionSliceWriter`.
 final class RollupWriter {
     private let daily: Statement
     private let dailyAll: Statement
@@ -11,6 +11,7 @@ final class RollupWriter {
     private let eventUsers: Statement
     private let feed: FeedRollupWriter
     private let exposures: ExposureRollupWriter
+    private let slices: ImpressionSliceWriter
 
     /// SQL: the incoming `<prefix>_ts, _seq, _key` order after the stored ones.
     private static func newer(_ prefix: String) -> String {
@@ -67,6 +68,7 @@ final class RollupWriter {
             """)
         feed = try FeedRollupWriter(database: db)
         exposures = try ExposureRollupWriter(database: db)
+        slices = try ImpressionSliceWriter(database: db)
     }
 
     func write(_ batch: RollupBatch) throws {
@@ -100,6 +102,7 @@ final class RollupWriter {
         }
         try feed.write(batch)
         try exposures.write(batch)
+        try slices.write(batch.slices)
     }
 
     /// Passes over the stored exposure pairs made for pairs that moved to another group.

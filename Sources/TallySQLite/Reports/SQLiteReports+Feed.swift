@@ -7,8 +7,9 @@ extension SQLiteReports {
     /// frequent reasons of final dislikes per group.
     ///
     /// The per-group counters kept at ingest answer it, summed into coarser groups while no
-    /// impression appears in more than one group; otherwise, for one `user` and under a
-    /// `filter`, the events do.
+    /// impression appears in more than one group; otherwise, by model (or for all together) and
+    /// without reasons, the counters per (local date, platform, app version, model, user) do,
+    /// under any `filter`; for one `user`, by position, or with reasons, the events do.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0, user: String? = nil,
                             filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
         let parameters = Self.scanParameters(grouping, user: user, filter: filter, byUser: false)
@@ -16,6 +17,8 @@ extension SQLiteReports {
         try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
         let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
         let fromCounters = user == nil && filter.isEmpty && (fine || spanning == 0)
+        let bySlices = Self.bySlices(grouping, user: user) && topReasons == 0
+        let query = fromCounters ? "dislike_rate" : bySlices ? "dislike_rate_models" : "dislike_rate_scan"
         var reasons: [[SQLValue]: [(String, Int64)]] = [:]
         if topReasons > 0 {
             try run(fromCounters ? "dislike_reasons" : "dislike_reasons_scan", parameters) { row in
@@ -27,7 +30,7 @@ extension SQLiteReports {
         }
         let columns = ReportLogic.dislikeColumns(grouping, topReasons: topReasons)
         var rows: [[ReportValue]] = []
-        try run(fromCounters ? "dislike_rate" : "dislike_rate_scan", parameters) { row in
+        try run(query, parameters) { row in
             var values: [ReportValue] = []
             if grouping.byModel { values.append(ReportValue(row.value(0))) }
             if grouping.byPosition { values.append(ReportValue(row.value(1))) }
@@ -57,16 +60,23 @@ extension SQLiteReports {
     public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
         var comparison = ModelComparison(grouping: grouping)
         let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
-        try run("dislike_rate_scan", parameters) { row in
+        let bySlices = Self.bySlices(comparison.grouping, user: user)
+        try run(bySlices ? "dislike_rate_models" : "dislike_rate_scan", parameters) { row in
             guard let user = row.text(6) else { return }
             comparison.add(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)), user: user,
                            exposures: row.int64(2), dislikes: row.int64(4))
         }
-        try run("compare_dates", parameters) { row in
+        try run(bySlices ? "compare_dates_models" : "compare_dates", parameters) { row in
             comparison.setDates(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)),
                                 first: ReportValue(row.value(2)), last: ReportValue(row.value(3)))
         }
         return comparison
+    }
+
+    /// Whether `dislike_rate_models.sql` and `compare_dates_models.sql` answer: for every user,
+    /// by model or for all models together.
+    private static func bySlices(_ grouping: DislikeGrouping, user: String?) -> Bool {
+        user == nil && !grouping.byPosition
     }
 
     /// The parameters of `dislike_rate_scan.sql` and its companions.

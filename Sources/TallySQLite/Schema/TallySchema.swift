@@ -9,6 +9,7 @@ public enum TallySchema {
         Migration("v4-rejected-line-prefix-and-digest", sql: v4, step: cutRejectedLines),
         Migration("v5-observability-index-in-time-order", sql: v5),
         Migration("v6-recent-and-settled-key-runs", sql: v6, step: fillKeyFilter),
+        Migration("v7-feed-filter-slices", sql: v7, step: fillSlices),
     ])
 
     static let v1 = """

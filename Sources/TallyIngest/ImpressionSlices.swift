@@ -1,0 +1,119 @@
+import TallyEvents
+
+/// What the store knows of one (user, impression) for the feed filters, per slice (local date,
+/// platform, app version: the values the filters test) and model version: whether an exposure
+/// event of the slice names the model, and the slice's newest feedback event where it names the
+/// model. Under any filter an impression's exposures are those of the slices kept and its final
+/// reaction is the newest of their newest feedback events, so the filtered dislike rate by model
+/// (and the model comparison) needs nothing else of it.
+///
+/// An impression with one (slice, model), nearly every one, adds its share to the counters of
+/// its (model, user, slice) `Cell`; one with several (`spans`) is kept whole instead, for the
+/// reports to combine as they combine events.
+package struct ImpressionSlices: Equatable {
+    /// The values of an event that the feed filters test.
+    package struct Slice: Hashable, Sendable {
+        package var localDate: String
+        @Bytewise package var platform: String?
+        @Bytewise package var appVersion: String?
+
+        package init(localDate: String, platform: String?, appVersion: String?) {
+            self.localDate = localDate
+            self.platform = platform
+            self.appVersion = appVersion
+        }
+    }
+
+    /// A slice and a model version (absent on an exposure without one).
+    package struct Key: Hashable, Sendable {
+        package var slice: Slice
+        @Bytewise package var modelInfo: String?
+
+        package init(slice: Slice, modelInfo: String?) {
+            self.slice = slice
+            self.modelInfo = modelInfo
+        }
+    }
+
+    /// A feedback event: its order (timestamp, then id) and `feedbackType`.
+    package struct Reaction: Equatable, Sendable {
+        package var order: OrderKey
+        package var kind: String
+
+        package init(order: OrderKey, kind: String) {
+            self.order = order
+            self.kind = kind
+        }
+    }
+
+    /// What one (slice, model) holds: an exposure, and the slice's newest feedback when it names the model.
+    package struct Fact: Equatable, Sendable {
+        package var exposed = false
+        package var reaction: Reaction?
+
+        package init(exposed: Bool = false, reaction: Reaction? = nil) {
+            self.exposed = exposed
+            self.reaction = reaction
+        }
+    }
+
+    /// The counters of one model, user and slice: the impressions that hold only this (slice, model).
+    package struct Cell: Hashable, Sendable {
+        package var key: Key
+        @Bytewise package var user: String
+
+        package init(key: Key, user: String) {
+            self.key = key
+            self.user = user
+        }
+    }
+
+    /// Every (slice, model) of the impression with what it holds.
+    package var facts: [Key: Fact] = [:]
+
+    package init() {}
+
+    /// Whether the impression holds more than one (slice, model): then it counts in no cell.
+    package var spans: Bool { facts.count > 1 }
+
+    /// Notes an exposure event of the impression.
+    package mutating func expose(_ key: Key) {
+        facts[key, default: Fact()].exposed = true
+    }
+
+    /// Notes a feedback event of the impression, which replaces the slice's newest when it is newer.
+    package mutating func react(_ reaction: Reaction, at key: Key) {
+        if let held = facts.first(where: { $0.key.slice == key.slice && $0.value.reaction != nil }) {
+            guard let order = held.value.reaction?.order, order < reaction.order else { return }
+            facts[held.key]?.reaction = nil
+            if !held.value.exposed { facts[held.key] = nil }
+        }
+        facts[key, default: Fact()].reaction = reaction
+    }
+
+    /// This state with a batch's share of the same impression merged in.
+    package func merging(_ incoming: ImpressionSlices) -> ImpressionSlices {
+        var after = self
+        for (key, fact) in incoming.facts {
+            if fact.exposed { after.expose(key) }
+            if let reaction = fact.reaction { after.react(reaction, at: key) }
+        }
+        return after
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` -1) this state's share of `user`'s cell: nothing when it spans.
+    package func contribute(_ sign: Int, user: String, to cells: inout [Cell: DislikeDeltas.Counters]) {
+        guard facts.count == 1, let only = facts.first else { return }
+        let cell = Cell(key: only.key, user: user)
+        let fact = only.value
+        var counters = cells[cell, default: DislikeDeltas.Counters()]
+        if fact.exposed {
+            counters.exposed += sign
+        } else if fact.reaction != nil {
+            counters.feedbackOnly += sign
+        }
+        if fact.reaction?.kind == "like" { counters.likes += sign }
+        if fact.reaction?.kind == "dislike" { counters.dislikes += sign }
+        cells[cell] = counters
+    }
+}

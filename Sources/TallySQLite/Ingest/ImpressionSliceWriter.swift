@@ -1,0 +1,168 @@
+import TallyIngest
+
+/// Keeps the feed filters' rollups current (`TallySchema.v7`): for every (user, impression) a
+/// batch touches, stores it when new with one (slice, model) (the usual case: one statement),
+/// else reads what is stored, merges the batch in, writes the result and applies the change in
+/// its contribution to the (model, user, slice) counters of `model_user_days`.
+final class ImpressionSliceWriter {
+    private let database: Database
+    private let insertNew: Statement
+    private let saveState: Statement
+    private let readState: Statement
+    private let readSpanning: Statement
+    private let deleteSpanning: Statement
+    private let insertSpanning: Statement
+    private let addCell: Statement
+    private let dropEmptyCell: Statement
+    private let addModelDay: Statement
+
+    init(database db: Database) throws {
+        database = db
+        let stateColumns = """
+            impression_slices (user_id, impression_id, spans, local_date, platform, app_version, model_info, exposed,
+                reaction_ts, reaction_key, feedback_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        insertNew = try db.prepare("INSERT INTO \(stateColumns) ON CONFLICT (user_id, impression_id) DO NOTHING")
+        saveState = try db.prepare("INSERT OR REPLACE INTO \(stateColumns)")
+        let factColumns = "local_date, platform, app_version, model_info, exposed, reaction_ts, reaction_key, feedback_type"
+        readState = try db.prepare("SELECT spans, \(factColumns) FROM impression_slices WHERE user_id = ? AND impression_id = ?")
+        readSpanning = try db.prepare("SELECT 1, \(factColumns) FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
+        deleteSpanning = try db.prepare("DELETE FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
+        insertSpanning = try db.prepare("""
+            INSERT INTO spanning_impression_slices (user_id, impression_id, \(factColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        addCell = try db.prepare("""
+            INSERT INTO model_user_days (local_date, platform, app_version, model_info, user_id, exposed, feedback_only, likes, dislikes)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (local_date, platform, app_version, model_info, user_id) DO UPDATE SET
+                exposed = exposed + excluded.exposed, feedback_only = feedback_only + excluded.feedback_only,
+                likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes
+            """)
+        dropEmptyCell = try db.prepare("""
+            DELETE FROM model_user_days WHERE local_date = ? AND platform = ? AND app_version = ? AND model_info = ? AND user_id = ?
+                AND exposed = 0 AND feedback_only = 0 AND likes = 0 AND dislikes = 0
+            """)
+        addModelDay = try db.prepare("""
+            INSERT INTO model_days (model_info, local_date, platform, app_version) VALUES (?, ?, ?, ?)
+            ON CONFLICT (model_info, local_date, platform, app_version) DO NOTHING
+            """)
+    }
+
+    func write(_ batch: SliceBatch) throws {
+        var cells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
+        for (key, incoming) in batch.impressions {
+            if !incoming.spans, try store(key, incoming, with: insertNew) {
+                incoming.contribute(1, user: key.user, to: &cells)
+                continue
+            }
+            let before = try stored(key)
+            let after = before.merging(incoming)
+            guard after != before else { continue }
+            try store(key, after, with: saveState)
+            if before.spans {
+                bind(key, to: deleteSpanning)
+                try deleteSpanning.run()
+            }
+            if after.spans {
+                for (slice, fact) in after.facts {
+                    bind(key, to: insertSpanning)
+                    bind(slice, fact, to: insertSpanning, from: 3)
+                    try insertSpanning.run()
+                }
+            }
+            before.contribute(-1, user: key.user, to: &cells)
+            after.contribute(1, user: key.user, to: &cells)
+        }
+        for (cell, counters) in cells where !counters.isZero {
+            try bind(cell, to: addCell)
+            addCell.bind(Int64(counters.exposed), at: 6)
+            addCell.bind(Int64(counters.feedbackOnly), at: 7)
+            addCell.bind(Int64(counters.likes), at: 8)
+            addCell.bind(Int64(counters.dislikes), at: 9)
+            try addCell.run()
+            if min(counters.exposed, counters.feedbackOnly, counters.likes, counters.dislikes) < 0 {
+                try bind(cell, to: dropEmptyCell)
+                try dropEmptyCell.run()
+            }
+        }
+        for key in batch.modelSlices {
+            addModelDay.bind(key.modelInfo, at: 1)
+            try bind(key.slice, to: addModelDay, from: 2)
+            try addModelDay.run()
+        }
+    }
+
+    /// Runs `statement` (an insert into `impression_slices`) for `state`: its one fact, or
+    /// `spans` and no fact. True when it stored a row.
+    @discardableResult
+    private func store(_ key: UserImpression, _ state: ImpressionSlices, with statement: Statement) throws -> Bool {
+        bind(key, to: statement)
+        statement.bind(Int64(state.spans ? 1 : 0), at: 3)
+        if !state.spans, let only = state.facts.first {
+            bind(only.key, only.value, to: statement, from: 4)
+        } else {
+            for index in Int32(4)...11 { try statement.bind(.null, at: index) }
+        }
+        try statement.run()
+        return database.changes == 1
+    }
+
+    /// What is stored of `key` (empty when nothing is).
+    private func stored(_ key: UserImpression) throws -> ImpressionSlices {
+        var state = ImpressionSlices()
+        bind(key, to: readState)
+        defer { readState.reset() }
+        guard try readState.step() else { return state }
+        guard readState.int64(0) == 1 else {
+            Self.add(readState, to: &state)
+            return state
+        }
+        bind(key, to: readSpanning)
+        defer { readSpanning.reset() }
+        while try readSpanning.step() {
+            Self.add(readSpanning, to: &state)
+        }
+        return state
+    }
+
+    /// Adds the fact of a row of `readState` or `readSpanning` (the fact's columns from 1 on).
+    private static func add(_ r: Statement, to state: inout ImpressionSlices) {
+        let key = ImpressionSlices.Key(slice: ImpressionSlices.Slice(localDate: r.text(1) ?? "", platform: r.text(2),
+                                                                     appVersion: r.text(3)), modelInfo: r.text(4))
+        let reaction = r.isNull(6) ? nil : ImpressionSlices.Reaction(
+            order: OrderKey(timestampMs: r.int64(6), sequence: 0, key: r.text(7) ?? ""), kind: r.text(8) ?? "")
+        state.facts[key] = ImpressionSlices.Fact(exposed: r.int64(5) == 1, reaction: reaction)
+    }
+
+    /// Binds a (user, impression) to parameters 1 and 2.
+    private func bind(_ key: UserImpression, to statement: Statement) {
+        statement.bind(key.user, at: 1)
+        statement.bind(key.impression, at: 2)
+    }
+
+    /// Binds a (slice, model) and its fact to the eight parameters from `first` on.
+    private func bind(_ key: ImpressionSlices.Key, _ fact: ImpressionSlices.Fact, to statement: Statement, from first: Int32) {
+        statement.bind(key.slice.localDate, at: first)
+        statement.bind(key.slice.platform, at: first + 1)
+        statement.bind(key.slice.appVersion, at: first + 2)
+        statement.bind(key.modelInfo, at: first + 3)
+        statement.bind(Int64(fact.exposed ? 1 : 0), at: first + 4)
+        statement.bind(fact.reaction?.order.timestampMs, at: first + 5)
+        statement.bind(fact.reaction?.order.key, at: first + 6)
+        statement.bind(fact.reaction?.kind, at: first + 7)
+    }
+
+    /// Binds a cell's key (local date, platform, app version, model, user) to parameters 1 to 5.
+    private func bind(_ cell: ImpressionSlices.Cell, to statement: Statement) throws {
+        try bind(cell.key.slice, to: statement, from: 1)
+        try statement.bind(cell.key.modelInfo.map { .text($0) } ?? .emptyBlob, at: 4)
+        statement.bind(cell.user, at: 5)
+    }
+
+    /// Binds a slice to the three parameters from `first` on, a missing value as the empty blob.
+    private func bind(_ slice: ImpressionSlices.Slice, to statement: Statement, from first: Int32) throws {
+        statement.bind(slice.localDate, at: first)
+        try statement.bind(slice.platform.map { .text($0) } ?? .emptyBlob, at: first + 1)
+        try statement.bind(slice.appVersion.map { .text($0) } ?? .emptyBlob, at: first + 2)
+    }
+}

@@ -1,0 +1,24 @@
+import TallyIngest
+
+/// The changes a batch makes to the feed filters' rollups (`ImpressionSliceWriter`): each
+/// (user, impression) it touches as `ImpressionSlices`, and the (model, slice) pairs it names.
+struct SliceBatch {
+    var impressions: [UserImpression: ImpressionSlices] = [:]
+    /// The models named by an exposure or feedback event of each slice (model comparison dates).
+    var modelSlices: Set<ImpressionSlices.Key> = []
+
+    var isEmpty: Bool { impressions.isEmpty && modelSlices.isEmpty }
+
+    /// Notes an exposure event: `impression` absent counts only for the model's dates.
+    mutating func addExposure(user: String, impression: String?, at key: ImpressionSlices.Key) {
+        if key.modelInfo != nil { modelSlices.insert(key) }
+        guard let impression else { return }
+        impressions[UserImpression(user: user, impression: impression), default: ImpressionSlices()].expose(key)
+    }
+
+    /// Notes a feedback event.
+    mutating func addFeedback(user: String, impression: String, at key: ImpressionSlices.Key, _ reaction: ImpressionSlices.Reaction) {
+        modelSlices.insert(key)
+        impressions[UserImpression(user: user, impression: impression), default: ImpressionSlices()].react(reaction, at: key)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import TallyQuery
+@testable import TallySQLite
+import TallyTestSupport
+import XCTest
+
+/// The dislike rate by model under the feed filters and the model comparison read the counters
+/// kept per slice (`dislike_rate_models.sql`, `compare_dates_models.sql`); these tests hold them
+/// to what the events give (`dislike_rate_scan.sql`, `compare_dates.sql`) under every filter.
+final class FeedSliceTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-slices-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Exposure and feedback events of 300 impressions of 4 users, in random order: most keep
+    /// to one local date, platform, app version and model; one event in five moves one of them
+    /// (a date across midnight or another zone, no platform, another version or model); some
+    /// exposures have no impression or no model.
+    private func feedLines() -> [String] {
+        var rng = SplitMix64(seed: 7)
+        func pick<T>(_ values: [T]) -> T { values[Int(rng.next() % UInt64(values.count))] }
+        let day: Int64 = 86_400_000, start: Int64 = 1_790_000_000_000
+        var lines: [String] = []
+        for i in 0..<300 {
+            let user = "u\(i % 4)", impression = "imp\(i)"
+            var ts = start + Int64(rng.next() % 20) * day + Int64(rng.next() % UInt64(day))
+            var zone = pick([0, 540, -300]), platform: String? = pick(["ios", "android"])
+            var version: String? = pick(["1.0", "2.0"]), model = pick(["rec-a", "rec-b", "rec-c"])
+            let position = Int(rng.next() % 3)
+            for e in 0..<Int(1 + rng.next() % 4) {
+                if rng.next() % 5 == 0 {
+                    switch rng.next() % 5 {
+                    case 0: ts += day / 2
+                    case 1: zone = pick([0, 540, -300, 840])
+                    case 2: platform = nil
+                    case 3: version = pick(["1.0", "2.0", nil])
+                    default: model = pick(["rec-a", "rec-b", "rec-c"])
+                    }
+                }
+                ts += Int64(rng.next() % 600_000)
+                var common = #""userId":"\#(user)","clientTimezoneOffsetMinutes":\#(zone)"#
+                if let platform { common += #","platform":"\#(platform)""# }
+                if let version { common += #","appVersion":"\#(version)""# }
+                if rng.next() % 5 < 3 {
+                    let withImpression = rng.next() % 20 != 0, withModel = rng.next() % 20 != 0
+                    let feed = (withImpression ? #","impressionId":"\#(impression)""# : "")
+                        + (withModel ? #","modelInfo":"\#(model)","feedPosition":\#(position)"# : "")
+                    lines.append(#"{"eventId":"x\#(i)-\#(e)","eventType":"exposure",\#(common),"pageInstanceId":"p\#(i)","itemId":"i\#(i)"\#(feed),"clientTimestampMs":\#(ts)}"#)
+                } else {
+                    let kind = pick(["like", "dislike", "neutral"])
+                    lines.append(#"{"id":"f\#(i)-\#(e)",\#(common),"timestamp":\#(ts),"feedbackType":"\#(kind)","context":{"impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position)}}"#)
+                }
+            }
+        }
+        for i in stride(from: lines.count - 1, to: 0, by: -1) {
+            lines.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+        }
+        return lines
+    }
+
+    /// A store of `feedLines()`, stored 37 records to a commit so that most impressions are
+    /// merged with what an earlier commit stored.
+    private func feedStore(_ name: String) throws -> EventStore {
+        let store = try EventStore(path: directory.appendingPathComponent(name).path)
+        try Ingestor(store: store).store(lines: feedLines(), groupSize: 37)
+        return store
+    }
+
+    /// The filters tried: none, windows of one and several days, either bound, a platform, an app version, and mixed.
+    private let filters: [[String: QueryValue]] = {
+        var filters: [[String: QueryValue]] = []
+        let dates: [QueryValue] = [.null, .text("2026-09-23"), .text("2026-09-25"), .text("2026-09-30"), .text("2026-10-05")]
+        for from in dates {
+            for to in dates {
+                filters.append(["from": from, "to": to, "platform": .null, "app_version": .null])
+            }
+        }
+        for platform: QueryValue in [.null, .text("ios"), .text("android")] {
+            for version: QueryValue in [.null, .text("1.0"), .text("2.0")] {
+                filters.append(["from": .null, "to": .text("2026-09-30"), "platform": platform, "app_version": version])
+                filters.append(["from": .null, "to": .null, "platform": platform, "app_version": version])
+            }
+        }
+        return filters
+    }()
+
+    private func sortedRows(_ reports: SQLiteReports, _ query: String, _ parameters: [String: QueryValue]) throws -> [String] {
+        try reports.savedRows(query, parameters: parameters).map { "\($0)" }.sorted()
+    }
+
+    func testTheSliceCountersGiveWhatTheEventsGiveUnderEveryFilter() throws {
+        let store = try feedStore("slices.sqlite")
+        let db = store.database
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices WHERE spans = 1") ?? 0, 20,
+                             "impressions holding several slices or models")
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices WHERE spans = 0") ?? 0, 100,
+                             "impressions counted in the cells")
+        let reports = SQLiteReports(store: store)
+        for filter in filters {
+            for byModel: Int64 in [0, 1] {
+                for byUser: Int64 in [0, 1] {
+                    let parameters = filter.merging(["by_model": .int(byModel), "by_user": .int(byUser), "by_position": .int(0),
+                                                     "buckets": .null, "user": .null]) { $1 }
+                    let scan = try reports.savedRows("dislike_rate_scan", parameters: parameters)
+                    XCTAssertEqual(try reports.savedRows("dislike_rate_models", parameters: parameters).map { "\($0)" }.sorted(),
+                                   scan.map { "\($0)" }.sorted(), "\(parameters)")
+                    if byUser == 0 {
+                        XCTAssertEqual(try reports.savedRows("dislike_rate_models", parameters: parameters), scan, "order, \(parameters)")
+                    }
+                }
+            }
+            let parameters = filter.merging(["by_position": .int(0), "buckets": .null, "user": .null]) { $1 }
+            XCTAssertEqual(try sortedRows(reports, "compare_dates_models", parameters), try sortedRows(reports, "compare_dates", parameters),
+                           "\(parameters)")
+        }
+    }
+
+    func testAStoreWithoutTheSliceCountersFillsThemFromItsEvents() throws {
+        let store = try feedStore("v4.sqlite")
+        let tables = ["impression_slices", "spanning_impression_slices", "model_user_days", "model_days"]
+        func rows(_ db: Database) throws -> [String] {
+            try tables.flatMap { table in try db.prepare("SELECT '\(table)', * FROM \(table)").allRows().map { "\($0)" } }.sorted()
+        }
+        let ingested = try rows(store.database)
+        try store.database.execute("""
+            DROP TABLE impression_slices; DROP TABLE spanning_impression_slices; DROP TABLE model_user_days; DROP TABLE model_days;
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v7-%';
+            """)
+        XCTAssertEqual(try rows(EventStore(path: store.database.path).database), ingested)
+    }
+}
