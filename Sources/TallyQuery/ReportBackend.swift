@@ -31,6 +31,11 @@ public protocol ReportBackend: AnyObject {
     /// Runs read-only SQL in the backend's own dialect with named parameters, reading the store's
     /// own tables only; `interrupter` bounds its run (its time limit; SQLite also its `cancel()`).
     func adHoc(_ sql: String, parameters: [String: QueryValue], interrupter: StatementInterrupter?) throws -> GroupedReport
+    /// Runs `sql` as `adHoc(_:parameters:interrupter:)` does, handing over its columns once and
+    /// then each row as it is read, so a long result is never held whole (what `columns` or `row`
+    /// throws stops the statement and is rethrown).
+    func adHoc(_ sql: String, parameters: [String: QueryValue], interrupter: StatementInterrupter?,
+               columns: ([ReportColumn]) throws -> Void, row: ([ReportValue]) throws -> Void) throws
     /// The rejected lines (of one file, or all).
     func rejected(file: String?) throws -> GroupedReport
     /// The text of the saved query `name` in this backend's dialect (`queries/NAME.sql`).
@@ -40,6 +45,19 @@ public protocol ReportBackend: AnyObject {
     func savedRows(_ name: String, parameters: [String: QueryValue]) throws -> [[ReportValue]]
     /// Today in the report's zone: `tz`, else the user's newest reading event's offset, else UTC.
     func localToday(_ context: ReportContext) throws -> LocalDate
+}
+
+// MARK: - Ad hoc rows
+
+extension ReportBackend {
+    /// For a backend that reads a result whole (ClickHouse's answer over HTTP): its rows handed
+    /// over once it has them all.
+    public func adHoc(_ sql: String, parameters: [String: QueryValue], interrupter: StatementInterrupter?,
+                      columns: ([ReportColumn]) throws -> Void, row: ([ReportValue]) throws -> Void) throws {
+        let report = try adHoc(sql, parameters: parameters, interrupter: interrupter)
+        try columns(report.columns)
+        for values in report.rows { try row(values) }
+    }
 }
 
 // MARK: - Model comparison

@@ -12,27 +12,13 @@ extension GroupedReport {
         rows.map(json(of:))
     }
 
-    /// `json`'s text and a newline, rendered `rowsPerPiece` rows at a time with `check` called
-    /// before each piece, so a long answer stops as soon as `check` throws.
-    func jsonText(rowsPerPiece: Int, checking check: () throws -> Void) rethrows -> String {
-        try check()
-        guard !rows.isEmpty else { return json.text + "\n" }
-        // As `JSONValue.text` lays out `json`: the array of objects one per line, each on one line.
-        var out = "{\n  \"rows\": [\n"
-        for start in stride(from: 0, to: rows.count, by: max(1, rowsPerPiece)) {
-            if start > 0 { try check() }
-            for index in start..<min(start + max(1, rowsPerPiece), rows.count) {
-                if index > 0 { out += ",\n" }
-                out += "    "
-                json(of: rows[index]).write(into: &out, depth: 2, layout: .readable)
-            }
-        }
-        out += "\n  ]\n}\n"
-        return out
-    }
-
     /// One row: `{<column>: <value>, ...}`.
     private func json(of row: [ReportValue]) -> JSONValue {
+        Self.json(of: row, columns: columns)
+    }
+
+    /// A row of `columns`: `{<column>: <value>, ...}`.
+    static func json(of row: [ReportValue], columns: [ReportColumn]) -> JSONValue {
         .object(zip(columns, row).map { column, value in (column.name, value.jsonValue) })
     }
 

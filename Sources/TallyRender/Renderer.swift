@@ -74,13 +74,6 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// `render(report, as: .json)`, rendered `rowsPerPiece` rows at a time with `check` called
-    /// before each piece: an answer too long to finish in time, or whose client left, stops as
-    /// soon as `check` throws.
-    public func renderJSON(_ report: GroupedReport, rowsPerPiece: Int = 1000, checking check: () throws -> Void) rethrows -> String {
-        try report.jsonText(rowsPerPiece: rowsPerPiece, checking: check)
-    }
-
     /// The model comparison against `baseline`: JSON and CSV as any grouped report; the table
     /// draws each difference and its interval on a shared axis and adds the warnings that bear
     /// on reading it (`ComparisonTable`).

@@ -6,8 +6,17 @@ import TallySupport
 
 /// Runs `/sql` statements on threads of their own, never on the threads that serve reports and
 /// writes: each on a new read-only connection that is closed afterwards (nothing a statement
-/// does outlives it), under a time limit, at most one per thread at a time.
+/// does outlives it), under a time limit, at most one per thread at a time. The answer streams:
+/// rows are rendered as they are read and handed to the response a piece at a time
+/// (`AnswerPieces`), at most `heldPieces` pieces held at once.
 final class AdHocRunner: Sendable {
+    /// Rows in one piece of an answer, at most.
+    static let pieceRows = 1000
+    /// The JSON bytes after which a piece is handed over (a piece holds at least one row).
+    static let pieceBytes = 64 << 10
+    /// Pieces one answer holds at once, queued or being written.
+    static let heldPieces = 4
+
     private let threads: NIOThreadPool
     private let capacity: Int
     private let open: @Sendable () throws -> any ReportBackend
@@ -24,12 +33,16 @@ final class AdHocRunner: Sendable {
         self.threads.start()
     }
 
-    /// The JSON rows of `sql`, as `report sql --format json` prints them, run and rendered under
-    /// `interrupter` (its time and size limits, and its `cancel()` when the client goes away).
+    /// Starts `sql` on a free thread under `interrupter` (its time and size limits, and its
+    /// `cancel()` when the client goes away) and returns at once: the JSON rows, as
+    /// `report sql --format json` prints them, come out of the pieces returned, which end with the
+    /// statement's error if it failed (`StatementInterrupted` when a limit or `cancel()` stopped
+    /// it; the backend's error for SQL it refuses or cannot run). `held` hears the bytes of the
+    /// answer held grow and shrink; `finished` hears how the statement ended once its thread is free.
     ///
-    /// - Throws: `Busy` when every thread is taken; `StatementInterrupted` when the time limit
-    ///   passed or the statement was cancelled; the backend's error for SQL it refuses or cannot run.
-    func json(_ sql: String, interrupter: StatementInterrupter) async throws -> String {
+    /// - Throws: `Busy` when every thread is taken.
+    func start(_ sql: String, interrupter: StatementInterrupter, held: @escaping @Sendable (Int) -> Void,
+               finished: @escaping @Sendable ((any Error)?) -> Void) throws(Busy) -> AnswerPieces {
         let id = ObjectIdentifier(interrupter)
         let admitted = running.withLockedValue { running -> Bool in
             guard running.count < capacity else { return false }
@@ -37,18 +50,38 @@ final class AdHocRunner: Sendable {
             return true
         }
         guard admitted else { throw Busy() }
-        defer { running.withLockedValue { $0[id] = nil } }
-        return try await withTaskCancellationHandler {
-            try await threads.runIfActive { [open] in
-                let report = try open().adHoc(sql, parameters: [:], interrupter: interrupter)
-                // Rendering counts against the time limit and stops when the client leaves.
-                return try Renderer(color: false).renderJSON(report) {
-                    if interrupter.shouldStop() { throw StatementInterrupted(cause: interrupter.cause ?? .cancelled) }
-                }
+        let pieces = AnswerPieces(capacity: Self.heldPieces, held: held)
+        threads.submit { [open, running] state in
+            var failure: (any Error)?
+            do {
+                guard state == .active else { throw StatementInterrupted(cause: .cancelled) }
+                try Self.answer(sql, on: try open(), interrupter: interrupter, into: pieces)
+            } catch {
+                failure = error
             }
-        } onCancel: {
-            interrupter.cancel()
+            _ = running.withLockedValue { $0.removeValue(forKey: id) }
+            pieces.finish(failure)
+            finished(failure)
         }
+        return pieces
+    }
+
+    /// Runs `sql` on `backend`, putting its JSON into `pieces` `pieceRows` rows or `pieceBytes`
+    /// bytes at a time; the last piece ends the document. A statement that fails puts no end.
+    private static func answer(_ sql: String, on backend: any ReportBackend, interrupter: StatementInterrupter, into pieces: AnswerPieces) throws {
+        var writer = JSONRowsWriter(columns: [])
+        var piece = ""
+        var rows = 0
+        try backend.adHoc(sql, parameters: [:], interrupter: interrupter, columns: { writer = JSONRowsWriter(columns: $0) }) { row in
+            writer.write(row, into: &piece)
+            rows += 1
+            guard rows == pieceRows || piece.utf8.count >= pieceBytes else { return }
+            try pieces.put(piece, interrupter: interrupter)
+            piece = ""
+            rows = 0
+        }
+        writer.end(into: &piece)
+        try pieces.put(piece, interrupter: interrupter)
     }
 
     /// Stops every running statement, then the threads.

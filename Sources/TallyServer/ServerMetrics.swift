@@ -2,10 +2,13 @@ import Foundation
 import NIOConcurrencyHelpers
 import TallyEvents
 import TallyIngest
+import TallyQuery
+import TallySupport
 
 /// What `GET /metrics` reports, in Prometheus' text format (version 0.0.4): requests by route,
 /// method and status with a latency histogram by route, events by family and outcome, ad hoc
-/// statements stopped by each limit, connections open and evicted, and the store's size.
+/// statements stopped by each limit, the bytes of ad hoc answers held (now and at most),
+/// connections open and evicted, and the store's size.
 /// Counters start when the server does.
 final class ServerMetrics: Sendable {
     /// A limit that stops or refuses an ad hoc statement.
@@ -20,6 +23,21 @@ final class ServerMetrics: Sendable {
         case sqlThreads = "sql-threads"
         /// The read-only authorizer refused it before it ran (400).
         case readOnly = "read-only"
+
+        /// The limit behind `error`, what ended a statement; nil for an error no limit made
+        /// (the statement's own fault, the store's).
+        init?(stopping error: any Error) {
+            switch error {
+            case let error as StatementInterrupted:
+                switch error.cause {
+                case .timeLimit: self = .sqlTimeout
+                case .bytes, .rows: self = .sqlTooLarge
+                case .cancelled: self = .clientGone
+                }
+            case is AdHocRefused: self = .readOnly
+            default: return nil
+            }
+        }
     }
 
     private struct RequestKey: Hashable {
@@ -39,6 +57,8 @@ final class ServerMetrics: Sendable {
         var durations: [String: Histogram] = [:]
         var events: [String: Int] = [:]
         var sqlStopped: [SQLLimit: Int] = [:]
+        var sqlHeld = 0
+        var sqlHeldMost = 0
     }
 
     /// The upper bounds of the latency buckets, in seconds.
@@ -84,6 +104,15 @@ final class ServerMetrics: Sendable {
         state.withLockedValue { $0.sqlStopped[limit, default: 0] += 1 }
     }
 
+    /// Counts the bytes of streamed ad hoc answers held (rendered and not yet written): grown by
+    /// `delta` > 0, shrunk by `delta` < 0.
+    func sqlHeld(_ delta: Int) {
+        state.withLockedValue { state in
+            state.sqlHeld += delta
+            state.sqlHeldMost = max(state.sqlHeldMost, state.sqlHeld)
+        }
+    }
+
     /// The exposition: every family with `# HELP` and `# TYPE`, samples in a stable order;
     /// `storeBytes` nil leaves the store's size out.
     func text(connectionsOpen: Int, connectionsEvicted: Int, storeBytes: Int64?) -> String {
@@ -123,6 +152,10 @@ final class ServerMetrics: Sendable {
         for limit in SQLLimit.allCases {
             sample("tally_sql_statements_stopped_total", [("limit", limit.rawValue)], String(state.sqlStopped[limit] ?? 0))
         }
+        family("tally_sql_answer_bytes_held", "gauge", "Bytes of ad hoc answers rendered and not yet written, now.")
+        sample("tally_sql_answer_bytes_held", [], String(state.sqlHeld))
+        family("tally_sql_answer_bytes_held_max", "gauge", "The most bytes of ad hoc answers held at once since the server started.")
+        sample("tally_sql_answer_bytes_held_max", [], String(state.sqlHeldMost))
         family("tally_connections_open", "gauge", "Connections open now.")
         sample("tally_connections_open", [], String(connectionsOpen))
         family("tally_connections_evicted_total", "counter", "Connections without a request head closed at --max-connections to make room.")

@@ -115,10 +115,13 @@ extension TallyServer {
     }
 
     /// `GET /sql?q=SELECT …`: ad hoc read-only SQL, only with `--allow-sql`; answers what
-    /// `report sql … --format json` prints. 408 past `--sql-timeout`, 503 when every `/sql`
-    /// thread is busy, 400 for SQL that is refused or does not compile or whose values or result
-    /// grow past `--sql-max-bytes` or `--sql-max-rows`. The statement stops
-    /// when the client on `channel` goes away.
+    /// `report sql … --format json` prints, streamed: rows go out a piece at a time as they are
+    /// read (`AdHocRunner`); a result of one piece is answered whole, with its length. The status
+    /// waits for the first piece: a statement stopped before it
+    /// (past `--sql-timeout`: 408; past `--sql-max-bytes` or `--sql-max-rows`: 400; refused or
+    /// not compiling: 400) gets its error answer; one stopped after it ends its rows there, with
+    /// `"truncated": true` and the error. 503 when every `/sql` thread is busy. The statement
+    /// stops when the client on `channel` goes away.
     func sql(_ request: Request, channel: any Channel) async throws -> Response {
         guard configuration.allowSQL else {
             throw APIError(status: .forbidden, code: "SQL_DISABLED", message: "Ad hoc SQL is off; start the server with --allow-sql.")
@@ -127,34 +130,79 @@ extension TallyServer {
         try parameters.requireOnly(["q"])
         let sql = try ReadRequest.required(parameters, "q")
         let interrupter = StatementInterrupter(timeLimit: configuration.sqlTimeout, limits: configuration.sqlLimits)
-        let registration = disconnects.whenGone(channel) { interrupter.cancel() }
-        defer { disconnects.remove(registration) }
+        let pieces: AnswerPieces
         do {
-            return Self.json(try await adHoc.json(sql, interrupter: interrupter))
-        } catch let error as StatementInterrupted {
-            switch error.cause {
-            case .timeLimit:
-                metrics.sqlStopped(.sqlTimeout)
-                throw APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
-            case .bytes, .rows:
-                metrics.sqlStopped(.sqlTooLarge)
-                throw APIError(status: .badRequest, code: "SQL_TOO_LARGE", message: error.description)
-            case .cancelled:
-                metrics.sqlStopped(.clientGone)
-                throw APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)
+            pieces = try adHoc.start(sql, interrupter: interrupter, held: { [metrics] in metrics.sqlHeld($0) }) { [metrics] error in
+                if let error, let limit = ServerMetrics.SQLLimit(stopping: error) { metrics.sqlStopped(limit) }
             }
-        } catch is AdHocRunner.Busy {
+        } catch {
             metrics.sqlStopped(.sqlThreads)
             throw APIError(status: .serviceUnavailable, code: "SQL_BUSY", message: "Every ad hoc SQL thread is busy; try again in a few seconds.",
                            headers: [.retryAfter: "\(max(1, configuration.sqlTimeout.components.seconds))"])
-        } catch let error as AdHocRefused {
-            metrics.sqlStopped(.readOnly)
-            throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
-        } catch let error as QueryError {
-            throw APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
-        } catch {
-            guard let message = backend.statementError(error) else { throw error }
-            throw APIError(status: .badRequest, code: "INVALID_SQL", message: message)
+        }
+        let stop: @Sendable () -> Void = {
+            interrupter.cancel()
+            pieces.leave()
+        }
+        let registration = disconnects.whenGone(channel, stop)
+        let first = await withTaskCancellationHandler { await pieces.next() } onCancel: { stop() }
+        let head: ByteBuffer
+        switch first {
+        case .piece(let piece):
+            head = piece
+        case .end(let error):
+            // Every statement that does not fail ends with a piece, so this is its error.
+            disconnects.remove(registration)
+            throw error.map(sqlError) ?? APIError.internalError
+        }
+        let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        let second = await withTaskCancellationHandler { await pieces.next() } onCancel: { stop() }
+        if case .end(nil) = second {
+            // A result of one piece is answered whole, with its length.
+            pieces.written(head)
+            disconnects.remove(registration)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: head))
+        }
+        let body = ResponseBody { [self] writer in
+            defer { disconnects.remove(registration) }
+            do {
+                try await withTaskCancellationHandler {
+                    var next = first
+                    var waiting: AnswerPieces.Next? = second
+                    while case .piece(let piece) = next {
+                        defer { pieces.written(piece) }
+                        try await writer.write(piece)
+                        next = if let pending = waiting { pending } else { await pieces.next() }
+                        waiting = nil
+                    }
+                    if case .end(let error?) = next {
+                        // The head went out: the rows end here, saying what stopped them.
+                        let stopped = sqlError(error) as? APIError ?? .internalError
+                        try await writer.write(ByteBuffer(string: JSONRowsWriter.endCutShort(code: stopped.code, message: stopped.message)))
+                    }
+                    try await writer.finish(nil)
+                } onCancel: { stop() }
+            } catch {
+                stop()
+                throw error
+            }
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The error answer for what stopped or refused an ad hoc statement (`error` itself when it
+    /// is not the statement's doing, for a 500).
+    private func sqlError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as StatementInterrupted:
+            switch error.cause {
+            case .timeLimit: APIError(status: .requestTimeout, code: "SQL_TIMEOUT", message: error.description)
+            case .bytes, .rows: APIError(status: .badRequest, code: "SQL_TOO_LARGE", message: error.description)
+            case .cancelled: APIError(status: .serviceUnavailable, code: "SQL_CANCELLED", message: error.description)
+            }
+        case let error as AdHocRefused: APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
+        case let error as QueryError: APIError(status: .badRequest, code: "INVALID_SQL", message: error.description)
+        default: backend.statementError(error).map { APIError(status: .badRequest, code: "INVALID_SQL", message: $0) } ?? error
         }
     }
 

@@ -1,31 +1,43 @@
+import Foundation
 import Testing
 import TallyQuery
 import TallyRender
 
-/// An ad hoc answer rendered a piece at a time is the same text, and stops between pieces.
+/// An ad hoc answer written a row at a time is the same text as the whole rendering, and one
+/// cut short ends as JSON that says so.
 @Suite struct PiecewiseJSONTests {
-    private struct Stop: Error {}
+    private static let columns = [ReportColumn("n", role: .key), ReportColumn("text", role: .measure), ReportColumn("x", role: .measure)]
 
-    @Test func piecesJoinToTheWholeRendering() throws {
-        let columns = [ReportColumn("n", role: .key), ReportColumn("text", role: .measure), ReportColumn("x", role: .measure)]
+    private static func rows(_ count: Int) -> [[ReportValue]] {
+        (0..<count).map { [.int(Int64($0)), .text("r\($0)\n\"q\""), $0 % 2 == 0 ? .null : .double(0.5)] }
+    }
+
+    @Test func rowsWrittenOneAtATimeJoinToTheWholeRendering() {
         for count in [0, 1, 2, 5, 2001] {
-            let report = GroupedReport(columns: columns, rows: (0..<count).map { [.int(Int64($0)), .text("r\($0)\n\"q\""), $0 % 2 == 0 ? .null : .double(0.5)] })
-            let whole = Renderer(color: false).render(report, as: .json)
-            for size in [1, 2, 1000] {
-                #expect(Renderer(color: false).renderJSON(report, rowsPerPiece: size, checking: {}) == whole, "\(count) rows, \(size) a piece")
+            let whole = Renderer(color: false).render(GroupedReport(columns: Self.columns, rows: Self.rows(count)), as: .json)
+            var writer = JSONRowsWriter(columns: Self.columns)
+            var pieces: [String] = []
+            for row in Self.rows(count) {
+                var piece = ""
+                writer.write(row, into: &piece)
+                pieces.append(piece)
             }
+            var last = ""
+            writer.end(into: &last)
+            #expect((pieces + [last]).joined() == whole, "\(count) rows")
+            #expect(writer.rows == count)
         }
     }
 
-    @Test func aThrowingCheckStopsTheRendering() {
-        let report = GroupedReport(columns: [ReportColumn("n", role: .key)], rows: (0..<10_000).map { [.int(Int64($0))] })
-        var checks = 0
-        #expect(throws: Stop.self) {
-            try Renderer(color: false).renderJSON(report, rowsPerPiece: 100) {
-                checks += 1
-                if checks == 3 { throw Stop() }
-            }
-        }
-        #expect(checks == 3, "no piece is rendered after the check that threw")
+    @Test func aResultCutShortSaysSoAndWhy() throws {
+        var writer = JSONRowsWriter(columns: Self.columns)
+        var out = ""
+        for row in Self.rows(3) { writer.write(row, into: &out) }
+        out += JSONRowsWriter.endCutShort(code: "SQL_TOO_LARGE", message: "The result came to more than \"3\" rows.")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        #expect((json["rows"] as? [Any])?.count == 3)
+        #expect(json["truncated"] as? Bool == true)
+        #expect((json["error"] as? [String: Any])?["code"] as? String == "SQL_TOO_LARGE")
+        #expect(out.hasSuffix("\n  ],\n  \"truncated\": true,\n  \"error\": {\"code\": \"SQL_TOO_LARGE\", \"message\": \"The result came to more than \\\"3\\\" rows.\"}\n}\n"))
     }
 }

@@ -13,13 +13,14 @@ final class ServerFixture: Sendable {
     let configuration: ServerConfiguration
 
     init(token: String? = nil, tokens: [AccessToken] = [], corsOrigins: [String] = [], maxBodyBytes: Int = 1 << 20, allowSQL: Bool = false,
-         sqlTimeout: Duration = .seconds(5), sqlLimits: AdHocLimits = AdHocLimits()) throws {
+         sqlTimeout: Duration = .seconds(5), sqlLimits: AdHocLimits = AdHocLimits(), sqlThreads: Int = 2) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         storePath = directory.appendingPathComponent("s.sqlite").path
         let clock = self.clock
         configuration = ServerConfiguration(storePath: storePath, token: token, tokens: tokens, corsOrigins: corsOrigins, maxBodyBytes: maxBodyBytes,
-                                            allowSQL: allowSQL, sqlTimeout: sqlTimeout, sqlLimits: sqlLimits, workerThreads: 2,
+                                            allowSQL: allowSQL, sqlTimeout: sqlTimeout, sqlLimits: sqlLimits, sqlThreads: sqlThreads,
+                                            workerThreads: 2,
                                             nowMs: { clock.withLockedValue { $0 } })
     }
 
@@ -32,6 +33,19 @@ final class ServerFixture: Sendable {
         let server = try TallyServer(configuration: configuration)
         do {
             try await Application(router: server.router()).test(.router, body)
+        } catch {
+            try await server.close()
+            throw error
+        }
+        try await server.close()
+    }
+
+    /// Runs `body` against the server listening on a free local port (its connection handlers
+    /// included), then closes the server.
+    func testLive(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let server = try TallyServer(configuration: configuration)
+        do {
+            try await server.application().test(.live, body)
         } catch {
             try await server.close()
             throw error
