@@ -138,7 +138,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         var merged: [String] = []
         for table in tables.sorted() {
             do {
-                try client.execute("OPTIMIZE TABLE \(table) FINAL")
+                try client.mergeFinal(table)
                 merged.append(table)
             } catch let error as ClickHouseError where error.code == ClickHouseError.notImplemented {
                 continue // "Method optimize is not supported by storage Distributed"

@@ -13,7 +13,7 @@ import TallySupport
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
 /// sent again with the very same bytes, up to `attempts` times, so that a server which did
 /// store the first copy can recognise the second (Replicated tables drop an identical block; on
-/// one server the ingest then runs `OPTIMIZE TABLE … FINAL`, so ReplacingMergeTree has collapsed
+/// one server the ingest then has the table merged (`mergeFinal(_:)`), so ReplacingMergeTree has collapsed
 /// the identical rows before the queries, which do not read `FINAL`, see them; docs/clickhouse.md).
 public final class ClickHouseClient: @unchecked Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8123`.
@@ -93,6 +93,32 @@ public final class ClickHouseClient: @unchecked Sendable {
             }
         }
         return false
+    }
+
+    /// How many times `mergeFinal(_:)` asks for a merge the server did not do.
+    static let mergeAttempts = 8
+
+    /// Merges `table` (qualified or not) with `OPTIMIZE TABLE … FINAL`, so that a
+    /// ReplacingMergeTree holds each row once, and returns only once the server did merge. While
+    /// a background merge holds the parts, an `OPTIMIZE` merges nothing and, by default
+    /// (`optimize_throw_if_noop = 0`), still answers success; it is sent with
+    /// `optimize_throw_if_noop = 1`, so such an answer is an error (`CANNOT_ASSIGN_OPTIMIZE`, or
+    /// `ABORTED` for a merge cancelled), and asked again after a pause (0.5, 1, 2, … s), up to
+    /// `mergeAttempts` times; then it throws `ClickHouseError.notMerged`.
+    public func mergeFinal(_ table: String) throws {
+        var delay = 0.5
+        for attempt in 1...Self.mergeAttempts {
+            do {
+                try execute("OPTIMIZE TABLE \(table) FINAL", settings: ["optimize_throw_if_noop": "1"])
+                return
+            } catch let error as ClickHouseError where error.code.map(ClickHouseError.mergeNotDone.contains) == true {
+                guard attempt < Self.mergeAttempts else {
+                    throw ClickHouseError.notMerged(url: url.absoluteString, table: table, attempts: attempt, message: error.message)
+                }
+                pause(delay)
+                delay *= 2
+            }
+        }
     }
 
     /// Runs a query that may read `table`, a table of tab-separated `rows` (one column per

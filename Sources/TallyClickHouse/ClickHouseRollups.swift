@@ -94,15 +94,15 @@ enum ClickHouseRollups {
         // Active seconds per user, local date and material; `events` keeps a day of zero
         // seconds (SummingMergeTree drops a row whose sums are all zero).
         Rollup(name: "reading_daily", source: "reading_events", engine: "SummingMergeTree",
-               columns: "user_id String, local_date Date, material_id String, seconds UInt64, events UInt64",
-               partition: "toYYYYMM(local_date)", order: "user_id, local_date, material_id",
+               columns: "user_id String, local_date String, material_id String, seconds UInt64, events UInt64",
+               partition: ClickHouseSchema.monthOfLocalDate, order: "user_id, local_date, material_id",
                select: """
                    SELECT user_id, local_date, material_id, sum(toUInt64(active_seconds)) AS seconds, count() AS events
                    FROM %SOURCE% GROUP BY user_id, local_date, material_id
                    """),
         Rollup(name: "reading_daily_all", source: "reading_events", engine: "SummingMergeTree",
-               columns: "local_date Date, material_id String, seconds UInt64, events UInt64",
-               partition: "toYYYYMM(local_date)", order: "local_date, material_id",
+               columns: "local_date String, material_id String, seconds UInt64, events UInt64",
+               partition: ClickHouseSchema.monthOfLocalDate, order: "local_date, material_id",
                select: """
                    SELECT local_date, material_id, sum(toUInt64(active_seconds)) AS seconds, count() AS events
                    FROM %SOURCE% GROUP BY local_date, material_id
@@ -167,7 +167,7 @@ enum ClickHouseRollups {
         Rollup(name: ExposurePairs.table, source: ExposurePairs.table, engine: "MergeTree",
                columns: """
                    page_instance_id String, item_id String, kind UInt8, first_ts Int64, first_key String, user_id String,
-                   local_date Date, page_id String, page_null UInt8, model_info String, model_null UInt8, feed_position Int64,
+                   local_date String, page_id String, page_null UInt8, model_info String, model_null UInt8, feed_position Int64,
                    position_null UInt8, events Int64, delta_dimension String, delta_value String, delta_null UInt8,
                    exposures_delta Int64, duplicates_delta Int64
                    """,

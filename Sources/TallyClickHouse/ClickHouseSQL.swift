@@ -138,7 +138,7 @@ public enum ClickHouseSQL {
             }
         case "Date":
             guard case .text(let v) = value, LocalDate(iso: v) != nil else { throw invalid("a date YYYY-MM-DD") }
-            return "toDate(\(literal(v)))"
+            return literal(v)
         case "Array(Int64)":
             guard case .text(let v) = value, let numbers = integers(v) else { throw invalid("an array of integers such as [0,5]") }
             return "CAST([" + numbers.map(String.init).joined(separator: ",") + "] AS Array(Int64))"

@@ -17,31 +17,36 @@ public enum ClickHouseSchema {
         var shard: String
     }
 
+    /// The partition of a table holding `local_date`: its month, `YYYY-MM`. A local date is the
+    /// text `YYYY-MM-DD` (`String`, not `Date`): the validator accepts local dates in
+    /// 0001-01-01...9999-12-31, which sort as text, and ClickHouse's `Date` holds only 1970...2105.
+    static let monthOfLocalDate = "substring(local_date, 1, 7)"
+
     static let tables: [Table] = [
         Table(name: "reading_events", columns: """
             event_id String, user_id String, session_id Nullable(String), material_id String, event_type String,
-            ts_ms Int64, tz_minutes Int16, local_date Date, sequence Nullable(Int64), active_seconds UInt32,
+            ts_ms Int64, tz_minutes Int16, local_date String, sequence Nullable(Int64), active_seconds UInt32,
             progress Nullable(Float64), position Nullable(String), target_type String, title Nullable(String),
             knowledge_base_id Nullable(String), platform Nullable(String), app_version Nullable(String), extra Nullable(String)
-            """, partition: "toYYYYMM(local_date)", order: "user_id, local_date, material_id, event_id", shard: "cityHash64(user_id)"),
+            """, partition: ClickHouseSchema.monthOfLocalDate, order: "user_id, local_date, material_id, event_id", shard: "cityHash64(user_id)"),
         Table(name: "feedback_events", columns: """
-            id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date Date, feedback_type String,
+            id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date String, feedback_type String,
             reason Nullable(String), impression_id String, model_info String, feed_position Int64,
             item_id Nullable(String), context String, platform Nullable(String), app_version Nullable(String),
             extra Nullable(String)
-            """, partition: "toYYYYMM(local_date)", order: "user_id, impression_id, id", shard: "cityHash64(user_id)"),
+            """, partition: ClickHouseSchema.monthOfLocalDate, order: "user_id, impression_id, id", shard: "cityHash64(user_id)"),
         Table(name: "exposure_events", columns: """
-            event_id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date Date, page_id Nullable(String),
+            event_id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date String, page_id Nullable(String),
             page_instance_id String, item_id String, impression_id Nullable(String), model_info Nullable(String),
             feed_position Nullable(Int64), visible_ratio Nullable(Float64), dwell_ms Nullable(Int64),
             platform Nullable(String), app_version Nullable(String), extra Nullable(String)
-            """, partition: "toYYYYMM(local_date)", order: "user_id, page_instance_id, item_id, event_id", shard: "cityHash64(user_id)"),
+            """, partition: ClickHouseSchema.monthOfLocalDate, order: "user_id, page_instance_id, item_id, event_id", shard: "cityHash64(user_id)"),
         Table(name: "observability_events", columns: """
-            event_id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date Date, event_name String,
+            event_id String, user_id String, ts_ms Int64, tz_minutes Int16, local_date String, event_name String,
             session_id String, properties String, prop_keys Array(String), prop_values Array(String),
             prop_numbers Array(Nullable(Float64)), platform Nullable(String), app_version Nullable(String),
             extra Nullable(String)
-            """, partition: "toYYYYMM(local_date)", order: "event_name, user_id, event_id", shard: "cityHash64(user_id)"),
+            """, partition: ClickHouseSchema.monthOfLocalDate, order: "event_name, user_id, event_id", shard: "cityHash64(user_id)"),
         Table(name: "event_keys", columns: "family String, key String",
               partition: nil, order: "family, key", shard: "cityHash64(key)"),
         Table(name: "rejected_lines", columns: """

@@ -50,7 +50,7 @@ enum InFlightBatch {
             try ShardRepair.request(cluster, using: client)
         } else {
             for family in EventFamily.allCases {
-                try client.execute("OPTIMIZE TABLE \(db).\(family.clickHouseTable) FINAL")
+                try client.mergeFinal("\(db).\(family.clickHouseTable)")
             }
         }
         for family in EventFamily.allCases {

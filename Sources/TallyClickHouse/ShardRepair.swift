@@ -103,7 +103,7 @@ enum ShardRepair {
               let cluster = try client.query("SELECT DISTINCT cluster FROM \(db).\(table)_local LIMIT 1").rows.first?.first?.text
         else { return nil }
         for family in EventFamily.allCases {
-            try client.execute("OPTIMIZE TABLE \(db).\(family.clickHouseTable)_local FINAL")
+            try client.mergeFinal("\(db).\(family.clickHouseTable)_local")
         }
         for family in EventFamily.allCases {
             let mark = ClickHouseRollups.staleMark(family.clickHouseTable + "_local")

@@ -26,6 +26,8 @@ struct ClickHouseCommand: ParsableCommand {
 
         func run() throws {
             let client = try storage.clickHouseClient()
+            let lock = try ClickHouseWriterLock.acquire(using: client, command: "report clickhouse init")
+            defer { lock.release() }
             let pending = try ClickHouseSchema.create(using: client, cluster: cluster)
             for shard in pending { Terminal.writeError("\(shard)\n") }
             Terminal.write("Created the Tally schema in \(client.database) on \(client.url.absoluteString)\(cluster.map { " (cluster \($0))" } ?? "").\n")

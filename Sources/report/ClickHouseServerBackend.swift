@@ -25,9 +25,11 @@ struct ClickHouseServerBackend: ServerBackend {
         ClickHouseReports(client: client)
     }
 
-    /// Creates the single-server schema when it is missing, as `report ingest` does, and names
+    /// Takes the database's writer lock for as long as the server runs (`ClickHouseWriterLock`),
+    /// creates the single-server schema when it is missing, as `report ingest` does, and names
     /// on standard error the shards whose repair still waits.
     func makeIngestor() throws -> any EventIngesting {
+        _ = try ClickHouseWriterLock.acquire(using: client, command: "report serve")
         for shard in try ClickHouseSchema.create(using: client) { Terminal.writeError("\(shard)\n") }
         return ClickHouseIngestor(client: client)
     }

@@ -49,6 +49,9 @@ struct IngestCommand: ParsableCommand {
             }
         }
         let ingestor: any EventIngesting
+        // The ClickHouse database's one writer, for as long as this command runs.
+        var writerLock: ClickHouseWriterLock?
+        defer { writerLock?.release() }
         switch storage.backend {
         case .sqlite:
             do {
@@ -63,6 +66,7 @@ struct IngestCommand: ParsableCommand {
         case .clickhouse:
             do {
                 let client = try storage.clickHouseClient()
+                writerLock = try ClickHouseWriterLock.acquire(using: client, command: "report ingest")
                 for shard in try ClickHouseSchema.create(using: client) { Terminal.writeError("\(shard)\n") }
                 let clickHouse = ClickHouseIngestor(client: client)
                 clickHouse.rejectedLinesKeptInFull = keepRejected

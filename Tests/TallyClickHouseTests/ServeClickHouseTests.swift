@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TallyClickHouse
 import TallyTestSupport
 import XCTest
 
@@ -166,11 +167,15 @@ final class ServeClickHouseTests: XCTestCase {
         let newTag = try XCTUnwrap(changed.value(forHTTPHeaderField: "ETag"))
         XCTAssertNotEqual(newTag, tag)
 
-        // Another process's write: the tag changes once the server reads the row counts again.
+        // `report ingest` is refused while the server is the database's writer (`ClickHouseWriterLock`).
         let file = folder.appendingPathComponent("more.ndjson")
         try Data(Self.reading("serve-r5", delta: 90).utf8).write(to: file)
         let ingest = try TestServer.report(["ingest", file.path, "--backend", "clickhouse", "--clickhouse-url", url, "--clickhouse-database", database])
-        XCTAssertEqual(ingest.status, 0, ingest.stderr)
+        XCTAssertNotEqual(ingest.status, 0)
+        XCTAssertTrue(ingest.stderr.contains("Another writer holds ClickHouse database \(database)") && ingest.stderr.contains("report serve (pid "),
+                      ingest.stderr)
+        // Another process's write: the tag changes once the server reads the row counts again.
+        try ClickHouseClient(url: url, database: database).execute("INSERT INTO reading_events SELECT * FROM reading_events LIMIT 1")
         var status = 304
         let deadline = Date().addingTimeInterval(60)
         while status == 304, Date() < deadline {

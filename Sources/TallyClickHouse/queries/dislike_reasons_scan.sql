@@ -19,8 +19,8 @@ FROM (
                       tuple(ts_ms, id)) AS final
         FROM feedback_events
         WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, '\xFF')
-          AND local_date >= ifNull({from:Nullable(Date)}, toDate('1970-01-01'))
-          AND local_date <= ifNull({to:Nullable(Date)}, toDate('2105-12-31'))
+          AND local_date >= ifNull({from:Nullable(Date)}, '0001-01-01')
+          AND local_date <= ifNull({to:Nullable(Date)}, '9999-12-31')
           AND (isNull({platform:Nullable(String)}) OR platform = {platform:Nullable(String)})
           AND (isNull({app_version:Nullable(String)}) OR app_version = {app_version:Nullable(String)})
         GROUP BY user_id, impression_id
