@@ -22,8 +22,9 @@ import Foundation
 /// schema is created (`create(using:)`); a run stopped mid-batch, whose inserts may have stored
 /// rows without their views' rows, has the sets filled again (`refill(using:)`).
 ///
-/// A `Set` table lives in the server's memory (about 8 bytes per value in a hash table: some
-/// 0.3 GB per 10M events of the sample mix, loaded from its files when the server starts). On a
+/// A `Set` table lives in the server's memory (16–32 bytes a value, 8-byte hashes in a hash table
+/// at most half full: 0.2–0.45 GB per 10M events of the benchmark's mix; loaded from its files when
+/// the server starts). On a
 /// cluster each server's set would only hold what its shard stores, so there are none: the
 /// lookups read the tables (the Distributed ones) as a whole.
 enum ProbeSets {
