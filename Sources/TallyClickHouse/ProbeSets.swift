@@ -19,14 +19,13 @@ import Foundation
 /// impression and feedback), which are written before the states, so a state row always has its
 /// value in the set, also after its table is remade from the events. A set missing from the
 /// database, or whose filling was interrupted, is made and filled from its sources when the
-/// schema is created (`create(using:)`); a run stopped mid-batch, whose inserts may have stored
+/// schema is created (`create(using:cluster:)`); a run stopped mid-batch, whose inserts may have stored
 /// rows without their views' rows, has the sets filled again (`refill(using:)`).
 ///
 /// A `Set` table lives in the server's memory (16–32 bytes a value, 8-byte hashes in a hash table
 /// at most half full: 0.2–0.45 GB per 10M events of the benchmark's mix; loaded from its files when
-/// the server starts). On a
-/// cluster each server's set would only hold what its shard stores, so there are none: the
-/// lookups read the tables (the Distributed ones) as a whole.
+/// the server starts). On a cluster each server's set would only hold what its shard stores, so
+/// there are none: the lookups read the tables (the Distributed ones) as a whole.
 enum ProbeSets {
     /// A set: its table, the looked-up columns, and the tables whose inserts feed it.
     struct Probe {
