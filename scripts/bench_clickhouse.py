@@ -6,7 +6,7 @@ Usage:
   scripts/bench_clickhouse.py [--bin .build/release/report] [--sizes 1M,10M] [--runs 5]
                               [--data bench-out] [--dir bench-out/clickhouse-server]
                               [--http 18200] [--tcp 19200] [--url URL] [--keep] [--reuse] [--raw-runs 3]
-                              [--ingest-only] [--skip dislike-rate,exposures]
+                              [--ingest-only] [--skip dislike-rate,exposures] [--store 10M]
 
 1. Starts a private ClickHouse (scripts/clickhouse.sh start DIR HTTP TCP, query log on) unless
    --url names a running one, and generates bench-out/events-1000000-seed1-v4.ndjson
@@ -21,8 +21,18 @@ Usage:
    system), so that client work, server work and waiting can be told apart. On a server of its
    own it also prints the server process's CPU time during the raw insert and the ingest, and
    the least wall time the client's and the server's CPU allow on this machine's cores (their
-   sum over the core count), with the best ratio to the raw insert that leaves. --ingest-only
-   stops here.
+   sum over the core count), with the best ratio to the raw insert that leaves.
+2b. Into a full store (--store N, multiples of 1M; 0 skips it): generates N/1M files of 1M events
+   of the same 2,000 users (scripts/generate_events.py --users 2000 --days 60 --key v4
+   --user-seed 7, each 60 days before the next), a newer file (the 60 days after them) and an
+   older one (the 60 days before them), all in --data. Ingests the newer and the older file into
+   empty databases, builds the store by ingesting the N files oldest first (each file's time
+   printed: the slope), then ingests the newer file into it, then the older one (history loaded
+   after the present), each once the server has merged what the loads before it left, and prints
+   each load's speed into the store as a ratio to the same file
+   into an empty database, the newer file's empty load as a ratio to the raw `curl` insert of it,
+   and the server's reads of the lookups of the loads into the store (system.query_log).
+   --ingest-only stops here.
 3. Reports: for each --sizes N (multiples of 1M), a database of N events: the ingested 1M
    copied server-side N/1M times (INSERT SELECT, with user and event ids suffixed per copy, so
    each copy is new users), and every report run --runs times after a warm-up as a whole
@@ -37,6 +47,7 @@ Usage:
    it running, with its databases).
 """
 import argparse
+import calendar
 import resource
 import json
 import os
@@ -75,6 +86,8 @@ EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observa
 # Tables the ingest writes besides the events (the feed counters' states and changes); copied
 # like them, so that the views feeding the counters see each copy as an ingest would make it.
 STATE_TABLES = ['impression_states', 'exposure_pairs']
+# The ingest's lookups, by statement kind (`statement_kind`).
+LOOKUPS = {'SELECT event_keys', 'SELECT exposure_pairs', 'SELECT impression_states'}
 # Columns a copy suffixes, so that every copy holds new users and new events.
 RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id', 'reaction_key', 'first_key'}
 RAW_COLUMNS = """
@@ -206,8 +219,10 @@ def main():
     ap.add_argument('--ingest-only', action='store_true', help='measure the ingest only, no reports')
     ap.add_argument('--reuse', action='store_true', help='keep sized databases a --keep run left, when complete')
     ap.add_argument('--skip', default='', help='reports not to run, by command name (such as dislike-rate,exposures)')
+    ap.add_argument('--store', default='10M', help='events of the full store loaded into (multiple of 1M, 0 skips; default %(default)s)')
     args = ap.parse_args()
     sizes = [size(s) for s in args.sizes.split(',')]
+    args.store = 0 if args.store.strip() == '0' else size(args.store)
     os.makedirs(args.data, exist_ok=True)
     generator = [sys.executable, os.path.join(HERE, 'generate_events.py')]
     v4 = '--key' in subprocess.run(generator + ['--help'], capture_output=True, text=True).stdout
@@ -228,6 +243,109 @@ def main():
             subprocess.run([os.path.join(HERE, 'clickhouse.sh'), 'stop', args.dir], check=True)
 
 
+def raw_insert(server, events, runs, own):
+    """Times `runs` raw `curl` inserts of `events` into a plain MergeTree: (seconds of each, the
+    server CPU seconds of each when the server is ours, rows inserted)."""
+    times, cpus = [], []
+    for _ in range(runs):
+        server.run('DROP DATABASE IF EXISTS bench_raw')
+        server.run('CREATE DATABASE bench_raw')
+        server.run('CREATE TABLE bench_raw.events (%s) ENGINE = MergeTree ORDER BY tuple()' % RAW_COLUMNS)
+        cpu = server_cpu(own)
+        times.append(timed(['curl', '-sS', '--fail', '--data-binary', '@' + events, server.url + '/?' + urllib.parse.urlencode({
+            'input_format_skip_unknown_fields': '1', 'query': 'INSERT INTO bench_raw.events FORMAT JSONEachRow'})])[0])
+        if cpu is not None:
+            cpus.append(server_cpu(own) - cpu)
+    return times, cpus, int(server.run('SELECT count() FROM bench_raw.events'))
+
+
+def store_file(args, name, end_days_before):
+    """`--data/store-NAME.ndjson`: 1M events of the 2,000 users of the full-store load, ending
+    `end_days_before` days before NOW (generated once)."""
+    path = os.path.join(args.data, 'store-%s.ndjson' % name)
+    if not os.path.exists(path):
+        end = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(
+            calendar.timegm(time.strptime(NOW, '%Y-%m-%dT%H:%M:%SZ')) - end_days_before * 86400))
+        subprocess.run([sys.executable, os.path.join(HERE, 'generate_events.py'), '--users', '2000', '--days', '60', '--key', 'v4',
+                        '--events', str(UNIT), '--user-seed', '7', '--seed', str(200 + end_days_before // 60), '--end', end,
+                        '--out', path + '.part'], check=True, stderr=subprocess.DEVNULL)
+        os.replace(path + '.part', path)
+    return path
+
+
+def full_store(server, args, ch):
+    """Step 2b: the loads into a full store, against the same loads into empty databases."""
+    files = args.store // UNIT
+    stored = [store_file(args, 'back-%d' % k, 60 * k) for k in range(files, 0, -1)]
+    newer, older = store_file(args, 'newer', 0), store_file(args, 'older', 60 * (files + 1))
+
+    def ingest(path, database):
+        seconds, out = timed([args.bin, 'ingest', path, '--format', 'json'] + ch(database))
+        return seconds, json.loads(out)['accepted']
+
+    empty = {}
+    for label, path in [('newer', newer), ('older', older)]:
+        server.run('DROP DATABASE IF EXISTS tally_bench_empty')
+        empty[label] = ingest(path, 'tally_bench_empty')
+    server.run('DROP DATABASE IF EXISTS tally_bench_empty')
+    raw_times, _, raw_rows = raw_insert(server, newer, args.raw_runs, None)
+    server.run('DROP DATABASE IF EXISTS bench_raw')
+    server.run('DROP DATABASE IF EXISTS tally_bench_store')
+    print('\nbuilding a store of %s events: seconds per 1M file, oldest first:' % '{:,}'.format(args.store), flush=True)
+    times = []
+    for path in stored:
+        times.append(ingest(path, 'tally_bench_store')[0])
+        print('  %.1f' % times[-1], end='', flush=True)
+    print()
+    loads = {}
+    for label, path in [('newer', newer), ('older', older)]:
+        settled(server, 'tally_bench_store')
+        before = server.query_ids()
+        loads[label] = ingest(path, 'tally_bench_store')
+        loads[label] += (store_reads(server, before),)
+    print('\n| load of 1M events (%s) | seconds into an empty database | seconds into the store | ratio of speeds |' % '--users 2000 --days 60 --key v4')
+    print('| --- | ---: | ---: | ---: |')
+    for label, text in [('newer', 'newer than the store (%s events)' % '{:,}'.format(args.store)),
+                        ('older', 'older than the store (%s events)' % '{:,}'.format(args.store + UNIT))]:
+        (e_seconds, e_rows), (s_seconds, s_rows, _) = empty[label], loads[label]
+        print('| %s | %.2f | %.2f | %.2f |' % (text, e_seconds, s_seconds, (s_rows / s_seconds) / (e_rows / e_seconds)))
+    raw_seconds = statistics.median(raw_times)
+    print('\nnewer file into an empty database vs the raw insert of it (%.2f s, %s rows): ratio %.2f' % (
+        raw_seconds, '{:,}'.format(raw_rows), (empty['newer'][1] / empty['newer'][0]) / (raw_rows / raw_seconds)))
+    for label in ['newer', 'older']:
+        print('\nthe lookups of the %s load into the store (query_log; on a shared server, others\' statements of these kinds too):' % label)
+        for kind, (count, seconds, rows, data) in sorted(loads[label][2].items(), key=lambda item: -item[1][1]):
+            if kind not in LOOKUPS:
+                continue
+            print('  %-48s %5d statements %7.2f s %12s rows read %8.1f MB read' % (kind, count, seconds, '{:,}'.format(rows), data / 1e6))
+    if not args.keep:
+        server.run('DROP DATABASE IF EXISTS tally_bench_store')
+
+
+def settled(server, database, limit=300):
+    """Waits (up to `limit` seconds) until the server runs no merge of `database`'s parts, so that a
+    load is not measured against the merges the loads before it left."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit and int(server.run("SELECT count() FROM system.merges WHERE database = '%s'" % database)):
+        time.sleep(1)
+    print('merges of the loads before settled after %.0f s' % (time.perf_counter() - start))
+
+
+def store_reads(server, before):
+    """The statements the server finished since `before` (ids), by kind: count, seconds, rows and bytes read."""
+    server.run('SYSTEM FLUSH LOGS')
+    kinds = {}
+    for query_id, ms, rows, data, text in server.rows(
+            "SELECT query_id, query_duration_ms, read_rows, read_bytes, substring(replaceAll(query, '\\n', ' '), 1, 200) "
+            "FROM system.query_log WHERE type = 2 AND event_date >= yesterday()"):
+        if query_id in before:
+            continue
+        kind = statement_kind(text)
+        count, seconds, total_rows, total_bytes = kinds.get(kind, (0, 0.0, 0, 0))
+        kinds[kind] = (count + 1, seconds + int(ms) / 1000, total_rows + int(rows), total_bytes + int(data))
+    return kinds
+
+
 def bench(server, args, sizes, events):
     print('ClickHouse %s at %s; binary %s; %s' % (server.run('SELECT version()').strip(), server.url, args.bin, events))
     ch = lambda database: ['--backend', 'clickhouse', '--clickhouse-url', server.url, '--clickhouse-database', database]
@@ -239,18 +357,8 @@ def bench(server, args, sizes, events):
 
     # 2. The engine's own insert, then the backend's ingest of the same file.
     own = None if args.url else args.dir
-    raw_times, raw_cpu = [], []
-    for _ in range(args.raw_runs):
-        server.run('DROP DATABASE IF EXISTS bench_raw')
-        server.run('CREATE DATABASE bench_raw')
-        server.run('CREATE TABLE bench_raw.events (%s) ENGINE = MergeTree ORDER BY tuple()' % RAW_COLUMNS)
-        cpu = server_cpu(own)
-        raw_times.append(timed(['curl', '-sS', '--fail', '--data-binary', '@' + events, server.url + '/?' + urllib.parse.urlencode({
-            'input_format_skip_unknown_fields': '1', 'query': 'INSERT INTO bench_raw.events FORMAT JSONEachRow'})])[0])
-        if cpu is not None:
-            raw_cpu.append(server_cpu(own) - cpu)
+    raw_times, raw_cpu, raw_rows = raw_insert(server, events, args.raw_runs, own)
     raw_seconds = statistics.median(raw_times)
-    raw_rows = int(server.run('SELECT count() FROM bench_raw.events'))
     print('raw inserts: %s s (the median is used)' % ', '.join('%.2f' % t for t in raw_times))
     server.run('DROP DATABASE IF EXISTS tally_bench_1m')
     before = server.query_ids()
@@ -285,6 +393,8 @@ def bench(server, args, sizes, events):
     print('\nserver time of the ingest by statement (query_log: wall time, and CPU with the views each insert runs):')
     for kind, (count, total, cpu_total) in sorted(kinds.items(), key=lambda item: -item[1][1]):
         print('  %-48s %5d statements %8.2f s, CPU %6.2f s' % (kind, count, total, cpu_total))
+    if args.store:
+        full_store(server, args, ch)
     if args.ingest_only:
         return
 

@@ -21,8 +21,6 @@ struct ClickHouseBatch: Sendable {
     private(set) var rows = [RowWriter](repeating: RowWriter(), count: EventFamily.allCases.count)
     /// A `family	key` row per entry, as `event_keys` holds them.
     private(set) var keyRows = RowWriter()
-    /// A `key` row per entry: the lookup's external table.
-    private(set) var lookupRows = RowWriter()
     /// The share of an impression's state each feedback event, and each exposure event with an
     /// impression, brings: the entry's index, the (user, impression) and the share.
     private(set) var impressions: [(entry: Int, key: ImpressionStates.Key, share: ImpressionState)] = []
@@ -45,18 +43,11 @@ struct ClickHouseBatch: Sendable {
         pairs.reserveCapacity(other.pairs.count)
         rows = other.rows.map { RowWriter(reserving: $0.count) }
         keyRows = RowWriter(reserving: other.keyRows.count)
-        lookupRows = RowWriter(reserving: other.lookupRows.count)
         for (family, keys) in other.keys { self.keys[family] = Set(minimumCapacity: keys.count) }
     }
 
     /// How many events are queued.
     var count: Int { entries.count }
-
-    /// Whether the batch holds an event of `family` with `key` (the same bytes: keys canonically
-    /// equivalent but different are different events, as in `event_keys`).
-    func contains(_ family: EventFamily, _ key: String) -> Bool {
-        keys[family]?.contains(Bytewise(key)) == true
-    }
 
     /// Queues `event`; false when its key is already in the batch.
     mutating func add(_ event: Event) -> Bool {
@@ -71,8 +62,6 @@ struct ClickHouseBatch: Sendable {
         keyRows.text(event.family.rawValue)
         keyRows.text(key)
         keyRows.endRow()
-        lookupRows.text(key)
-        lookupRows.endRow()
         entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count, keyRow: keyStart..<keyRows.count))
         var share = ImpressionState()
         switch event {

@@ -25,6 +25,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// This sender's in-flight mark (`InFlightBatch`), and whether it is set.
     private let mark = InFlightBatch.newMark()
     private var marked = false
+    /// Whether the lookups probe the database's sets (`ProbeSets`), once asked.
+    private var probes: Bool?
 
     init(client: ClickHouseClient) {
         self.client = client
@@ -62,9 +64,10 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     if uncertain[entry.family]?.contains(Bytewise(entry.key)) == true { recovering.insert(entry.family.clickHouseTable) }
                 }
             }
-            let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), using: client)
+            let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), probing: try probing(),
+                                                           using: client)
             let pairs = pairShares(batch, skipping: stored)
-            let pairRows = try ExposurePairs.rows(for: pairs.shares, shared: pairs.shared, using: client)
+            let pairRows = try ExposurePairs.rows(for: pairs.shares, shared: pairs.shared, probing: try probing(), using: client)
             do {
                 if !marked, sent > 0 {
                     try InFlightBatch.begin(mark, using: client)
@@ -222,19 +225,26 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     }
 
     /// The batch's keys already in `event_keys`, per family: one query, the keys sent along
-    /// as the external table `batch_keys`.
+    /// as the external table `batch_keys`, probed first in the keys' set where the database has
+    /// one (`ProbeSets`).
     private func storedKeys(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<Bytewise<String>>] {
         var stored: [EventFamily: Set<Bytewise<String>>] = [:]
-        // A set of plain keys costs the server a third of a set of (family, key) pairs to build
-        // and probe; the rare key stored under another family is told apart here.
-        let result = try client.query("SELECT family, key FROM event_keys WHERE key IN batch_keys",
-                                      table: "batch_keys", structure: "key String", rows: batch.lookupRows.bytes)
+        let condition = ProbeSets.condition(ProbeSets.eventKeys, batch: "batch_keys", probing: try probing())
+        let result = try client.query("SELECT family, key FROM event_keys WHERE \(condition)",
+                                      table: "batch_keys", structure: "family String, key String", rows: batch.keyRows.bytes)
         for row in result.rows {
-            if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1],
-               batch.contains(family, key) {
+            if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1] {
                 stored[family, default: []].insert(Bytewise(key))
             }
         }
         return stored
+    }
+
+    /// Whether the lookups probe the database's sets (`ProbeSets`); asked once per sender.
+    private func probing() throws -> Bool {
+        if let probes { return probes }
+        let ready = try ProbeSets.ready(using: client)
+        probes = ready
+        return ready
     }
 }

@@ -78,7 +78,8 @@ public enum ClickHouseSchema {
     /// Creates the schema on the server `client` talks to, first converting the tables an
     /// earlier layout made (`ClickHouseSchemaConversion`), then repairs what a run stopped
     /// mid-batch left (`InFlightBatch`), then the rollups the reports read
-    /// (`ClickHouseRollups`), filled from the event tables where they are missing or stale. On a
+    /// (`ClickHouseRollups`), filled from the event tables where they are missing or stale, then
+    /// on one server the lookups' sets (`ProbeSets`), filled where they are missing or marked. On a
     /// server of a cluster holding a repair request (`ShardRepair`), with `cluster` given or not,
     /// its local tables are merged and its rollups remade from them. Returns the shards whose
     /// repair still waits for a command run against one of their servers (none on one server).
@@ -94,6 +95,7 @@ public enum ClickHouseSchema {
         let repair = try ShardRepair.begin(using: client)
         try ClickHouseRollups.create(using: client, cluster: cluster ?? repair)
         try ShardRepair.finish(repair, using: client)
+        try ProbeSets.create(using: client, cluster: cluster ?? repair)
         return try ShardRepair.pending(using: client, cluster: cluster ?? repair)
     }
 

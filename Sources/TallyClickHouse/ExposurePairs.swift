@@ -55,11 +55,13 @@ enum ExposurePairs {
 
     /// The rows to insert into `exposure_pairs` for the batch's share `incoming` of each pair it
     /// touches, given what is stored (one query), and whether a pair moved to other groups or
-    /// another user. `shared` are the pairs whose batch events came from more than one user.
-    static func rows(for incoming: [Key: First], shared: Set<Key>, using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
+    /// another user. `shared` are the pairs whose batch events came from more than one user. With
+    /// `probing`, the lookup reads only the pairs the pairs' set holds (`ProbeSets`).
+    static func rows(for incoming: [Key: First], shared: Set<Key>, probing: Bool,
+                     using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
         var out = RowWriter()
         guard !incoming.isEmpty else { return (out, false) }
-        let before = try stored(Array(incoming.keys), using: client)
+        let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user of the pair's first exposure and written under that user's
         // id, so that on a cluster they reach the shard of the pair row they come from.
         var deltas: [Owned: (exposures: Int, duplicates: Int)] = [:]
@@ -121,12 +123,12 @@ enum ExposurePairs {
 
     /// The stored pairs among `keys` (the row with the most events of each): one query, the keys
     /// travelling as external data.
-    private static func stored(_ keys: [Key], using client: ClickHouseClient) throws -> [Key: First] {
+    private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: First] {
         let lookup = RowWriter(rows: keys.map { [$0.pageInstance, $0.item] })
         let result = try client.query("""
             SELECT page_instance_id, item_id, first_ts, first_key, user_id, toString(local_date), page_id, page_null,
                    model_info, model_null, feed_position, position_null, events
-            FROM \(table) WHERE (page_instance_id, item_id) IN batch_pairs AND kind = 0
+            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing)) AND kind = 0
             """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup.bytes)
         var pairs: [Key: First] = [:]
         for row in result.rows {

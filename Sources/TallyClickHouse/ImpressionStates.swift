@@ -32,11 +32,12 @@ enum ImpressionStates {
     ]
 
     /// The rows to insert into `impression_states` for the batch's share `incoming` of each
-    /// impression it touches, given what is stored (one query); empty when nothing changes.
-    static func rows(for incoming: [Key: ImpressionState], using client: ClickHouseClient) throws -> RowWriter {
+    /// impression it touches, given what is stored (one query); empty when nothing changes. With
+    /// `probing`, the lookup reads only the impressions the impressions' set holds (`ProbeSets`).
+    static func rows(for incoming: [Key: ImpressionState], probing: Bool, using client: ClickHouseClient) throws -> RowWriter {
         var out = RowWriter()
         guard !incoming.isEmpty else { return out }
-        let before = try stored(Array(incoming.keys), using: client)
+        let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user and written under the user's id, so that on a cluster they
         // reach the shard of the states they come from, and a shard's counters remade from its
         // own events replace exactly what it held.
@@ -81,12 +82,12 @@ enum ImpressionStates {
     }
 
     /// The stored states of `keys`: one query, the keys travelling as external data.
-    private static func stored(_ keys: [Key], using client: ClickHouseClient) throws -> [Key: ImpressionState] {
+    private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: ImpressionState] {
         let lookup = RowWriter(rows: keys.map { [$0.user, $0.impression] })
         let result = try client.query("""
             SELECT user_id, impression_id, kind, model_info, model_null, feed_position, position_null,
                    ts_ms, reaction_key, feedback_type, reason, reason_null
-            FROM \(table) WHERE (user_id, impression_id) IN batch_impressions AND kind < 2
+            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.impressions, batch: "batch_impressions", probing: probing)) AND kind < 2
             """, table: "batch_impressions", structure: "user_id String, impression_id String", rows: lookup.bytes)
         var states: [Key: ImpressionState] = [:]
         for row in result.rows {

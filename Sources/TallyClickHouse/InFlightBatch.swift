@@ -12,7 +12,9 @@ import TallyEvents
 /// mid-batch: `recover(using:cluster:)` stores the keys of the stored events that `event_keys`
 /// lacks (so a re-run counts those events as duplicates, the first stored winning). On one
 /// server it first merges the event tables, and marks every rollup stale, so that
-/// `ClickHouseRollups.create` remakes them, the feed states among them, from the merged events.
+/// `ClickHouseRollups.create` remakes them, the feed states among them, from the merged events,
+/// and marks the lookups' sets for filling again (`ProbeSets`), which an insert stopped between
+/// its table and its views may have left short.
 /// On a cluster it first records a repair request on every shard (`ShardRepair`), which has each
 /// shard merge and remake its own tables the same way. Then it drops the marks.
 enum InFlightBatch {
@@ -63,6 +65,9 @@ enum InFlightBatch {
         }
         for family in EventFamily.allCases where cluster == nil {
             try ClickHouseRollups.markStale(fedBy: family.clickHouseTable, using: client)
+        }
+        if cluster == nil {
+            try ProbeSets.refill(using: client)
         }
         for mark in marks {
             try end(mark, using: client)
