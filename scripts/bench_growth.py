@@ -4,6 +4,7 @@
 Usage:
   scripts/bench_growth.py [--bin .build/release/report] [--files 6] [--events 1000000]
                           [--shape sessions|few] [--dir bench-out/growth] [--no-duckdb] [--keep]
+                          [--reports USER] [--runs 5]
 
 1. Generates --files NDJSON files of --events events with random UUIDv4 keys, each a later
    period of the same users than the one before (scripts/generate_events.py --user-seed 1
@@ -18,6 +19,8 @@ Usage:
 3. Prints, per load: the events already stored, Tally's events/s, wall and CPU time (user +
    sys) and peak RSS, its speed over the first load's (target: the sixth >= 0.8x, the
    eleventh >= 0.7x), then DuckDB's figures and Tally's speed over DuckDB's.
+4. With --reports USER, times every report on the grown store as `scripts/bench.py` does (each
+   a whole process, median of --runs after a warm-up, less start-up; per-user ones for USER).
 It asserts nothing. Disk: about 0.4 GB per million events for the files, 0.6 GB for the store.
 """
 import argparse
@@ -27,7 +30,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import GNU_TIME, HERE, remove_db, run  # noqa: E402
+from bench import GNU_TIME, HERE, last_material, remove_db, run, time_reports  # noqa: E402
 
 END = dt.datetime(2026, 11, 20, 12, tzinfo=dt.timezone.utc)
 SHAPES = {'sessions': (2000, 60), 'few': (9, 365)}  # users, days a file
@@ -72,6 +75,8 @@ def main():
     ap.add_argument('--dir', default='bench-out/growth')
     ap.add_argument('--no-duckdb', action='store_true', help='skip the DuckDB loads')
     ap.add_argument('--keep', action='store_true', help='keep the grown store (DIR/growth.sqlite)')
+    ap.add_argument('--reports', metavar='USER', dest='user', help='time the reports on the grown store, per-user ones for USER')
+    ap.add_argument('--runs', type=int, default=5, help='runs of each report (--reports)')
     args = ap.parse_args()
     if not os.access(GNU_TIME, os.X_OK):
         sys.exit(f'{GNU_TIME} is missing: apt-get install time')
@@ -112,6 +117,8 @@ def main():
     with open('/proc/loadavg') as f:
         print(f'store {size / 1e9:.2f} GB; Tally peak RSS {peak:.0f} MB (target <= 400); '
               f'load {len(paths)} at x{first / t.wall:.2f} of the first; load average {f.read().split()[0]} at the end')
+    if args.user:
+        time_reports(args, db, last_material(paths[-1], args.user), [])
     if not args.keep:
         remove_db(db)
     remove_db(duck_db)

@@ -31,6 +31,8 @@ public enum ClickHouseQueries {
     /// its event tables.
     public static let withoutClickHouseTwin: [String: String] = [
         "latency_values": "ClickHouse ranks the values on the server (latency)",
+        "dislike_rate_models": "ClickHouse counts the filtered rates from the feed events (dislike_rate_scan)",
+        "compare_dates_models": "ClickHouse reads the models' dates from the feed events (compare_dates)",
     ]
 
     /// The ClickHouse queries that have no SQLite file of the same name, and why.

@@ -24,9 +24,11 @@ struct KeyFilter {
         words = (0..<bytes.count / 8).map { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
     }
 
-    /// Calls `body` with the bits as bytes (little-endian words), the form `init(bytes:)` reads.
+    /// Calls `body` with the bits as bytes (little-endian words), the form `init(bytes:)` reads;
+    /// without a copy on a little-endian machine.
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        try words.map(\.littleEndian).withUnsafeBytes(body)
+        guard 1.littleEndian == 1 else { return try words.map(\.littleEndian).withUnsafeBytes(body) }
+        return try words.withUnsafeBytes(body)
     }
 
     /// Adds `key`.

@@ -73,6 +73,7 @@ final class KeyRuns {
         try database.execute("INSERT OR IGNORE INTO event_keys (key) SELECT key FROM event_keys_recent ORDER BY key")
         let settled = runs.settled + runs.recent
         if settled > capacity {
+            filter = KeyFilter(capacity: 0)  // the old bits go before the new ones are made
             filter = try Self.writeFilter(over: settled, in: database)
             capacity = 2 * settled
         } else {
@@ -116,7 +117,9 @@ final class KeyRuns {
     private static func save(_ filter: KeyFilter, capacity: Int, in db: Database) throws {
         let save = try db.prepare("INSERT OR REPLACE INTO event_key_filter (id, capacity, bits) VALUES (1, ?, ?)")
         save.bind(Int64(capacity), at: 1)
-        filter.withBytes { save.bindBlob($0, at: 2) }
-        try save.run()
+        try filter.withBytes { bits in
+            save.bindBlob(bits, at: 2, copying: false)
+            try save.run()
+        }
     }
 }

@@ -106,14 +106,15 @@ public final class Statement {
         }
     }
 
-    /// Binds bytes as a blob (copied by SQLite).
+    /// Binds bytes as a blob, copied by SQLite unless `copying` is false: then the bytes must
+    /// stay valid and unchanged until the statement is reset or bound again.
     @inline(__always)
-    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, copying: Bool = true) {
         guard let base = bytes.baseAddress else {
             sqlite3_bind_zeroblob(handle, index, 0)
             return
         }
-        sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Statement.transient)
+        sqlite3_bind_blob(handle, index, base, Int32(bytes.count), copying ? Statement.transient : nil)
     }
 
     /// Advances; true while a row is available.
