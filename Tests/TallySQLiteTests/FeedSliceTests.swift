@@ -180,6 +180,28 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices_settled") ?? 0, 100)
     }
 
+    /// A commit settles at most one run, the most overdue: with the keys and both families of
+    /// the feed's state due at once, one commit settles one, and the next ones the others.
+    func testACommitSettlesOnlyTheMostOverdueRun() throws {
+        let store = try EventStore(path: directory.appendingPathComponent("one.sqlite").path)
+        let ingestor = try Ingestor(store: store)
+        ingestor.recentKeysSettledAt = 10
+        ingestor.recentStateSettledAt = 10
+        let db = store.database
+        func generations() throws -> [Int64] {
+            [try db.scalarInt("SELECT generation FROM event_key_runs") ?? -1,
+             try db.scalarInt("SELECT generation FROM state_runs WHERE family = 'exposure_pairs'") ?? -1,
+             try db.scalarInt("SELECT generation FROM state_runs WHERE family = 'impressions'") ?? -1]
+        }
+        let lines = Self.feedLines()
+        try ingestor.store(lines: Array(lines.prefix(300)), groupSize: 300)
+        XCTAssertEqual(try generations().sorted(), [1, 1, 2], "three runs due, one settled")
+        try ingestor.store(lines: Array(lines[300..<301]), groupSize: 1)
+        XCTAssertEqual(try generations().sorted(), [1, 2, 2], "the next commit settles another")
+        try ingestor.store(lines: Array(lines[301..<302]), groupSize: 1)
+        XCTAssertEqual(try generations(), [2, 2, 2])
+    }
+
     /// A settling rolled back with its commit leaves no filter of settled keys behind (the next
     /// commit would read a key of the batch from the settled run, which does not hold it); a
     /// settling by another connection is read before the next batch.

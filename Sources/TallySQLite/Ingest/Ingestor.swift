@@ -158,8 +158,7 @@ public final class Ingestor {
         guard inTransaction else { return }
         do {
             try writeRollups()
-            try events.keys.settleIfDue()
-            try rollups.settleIfDue()
+            try ([events.keys] + rollups.stateRuns).settleMostOverdue()
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")

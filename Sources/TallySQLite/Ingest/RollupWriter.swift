@@ -14,7 +14,7 @@ final class RollupWriter {
     private let exposures: ExposureRollupWriter
     private let slices: ImpressionSliceWriter
     /// The runs of the feed's state keyed by random ids (`StateRuns`).
-    private let stateRuns: [StateRuns]
+    let stateRuns: [StateRuns]
 
     /// SQL: the incoming `<prefix>_ts, _seq, _key` order after the stored ones.
     private static func newer(_ prefix: String) -> String {
@@ -126,14 +126,6 @@ final class RollupWriter {
     var stateSettleAt: Int {
         get { stateRuns[0].settleAt }
         set { stateRuns.forEach { $0.settleAt = newValue } }
-    }
-
-    /// Settles the recent runs of the feed's state that are due (`StateRuns.settleIfDue`); call
-    /// in the transaction of a commit, after the last `write`.
-    func settleIfDue() throws {
-        for runs in stateRuns {
-            try runs.settleIfDue()
-        }
     }
 
     /// Forgets what the writers remember of stored rows (the transaction was rolled back).

@@ -5,11 +5,12 @@
 /// view `NAME` shows both. All rows of one key of one table are in the same run.
 ///
 /// A writer asks `mayBeSettled` before reading the settled run, writes a key's rows to the run
-/// that holds them (a new key to the recent one) and counts the rows it adds with `noteAdded`. At a commit, `settleIfDue` moves the recent rows of every table of the family
-/// into the settled ones in key order once they number `settleAt` or more and at least a
-/// `1 / settleFraction` of the settled rows: what a batch writes at random stays in a run of
+/// that holds them (a new key to the recent one) and counts the rows it adds with `noteAdded`.
+/// The recent rows are due to settle once they number `settleAt` or more and at least a
+/// `1 / settleFraction` of the settled rows; a commit then moves them into the settled tables
+/// in key order (`settle`, see `SettlingRun`): what a batch writes at random stays in a run of
 /// bounded size, and each settling is one ordered pass over the settled tables.
-final class StateRuns {
+final class StateRuns: SettlingRun {
     /// One table of a family: its name (the view) and its key columns.
     struct Table {
         var name: String
@@ -92,10 +93,15 @@ final class StateRuns {
         try addRows[run.rawValue].run()
     }
 
-    /// Moves the recent rows into the settled run when it is due (see the type's description).
-    func settleIfDue() throws {
+    func overdue() throws -> Double? {
         let runs = try read()
-        guard runs.recent >= settleAt, runs.recent * settleFraction >= runs.settled else { return }
+        let due = max(settleAt, (runs.settled + settleFraction - 1) / settleFraction)
+        return runs.recent >= due ? Double(runs.recent) / Double(due) : nil
+    }
+
+    /// Moves the recent rows into the settled run (see the type's description).
+    func settle() throws {
+        let runs = try read()
         try refresh()
         let settled = runs.settled + runs.recent
         for table in tables {
