@@ -1,5 +1,7 @@
 -- The numeric values of properties.<field> of events named :event, per value of properties.<by>
--- (or the event's appVersion when it has no such property and :by names appVersion), sorted.
+-- (or the event's appVersion when it has no such property and :by names appVersion), in no
+-- order: SQLiteReports.latency groups and sorts them (a sort of every value here cost more than
+-- the rest of the report).
 -- A number beyond a double's range (1e999) is not a number here: left out as a value, and
 -- grouped by its text as written.
 -- :event  the event name   :field  the measured property   :by  the grouping property
@@ -19,5 +21,4 @@ SELECT group_key, value FROM (
       ON e.local_date = d.local_date AND e.event_name = d.event_name
     WHERE d.event_name = :event AND e.user_id >= coalesce(:user, '') AND e.user_id <= coalesce(:user, x'')
 )
-WHERE typeof(value) IN ('integer', 'real') AND abs(value) <= 1.7976931348623157e308
-ORDER BY group_key IS NULL, group_key, value;
+WHERE typeof(value) IN ('integer', 'real') AND abs(value) <= 1.7976931348623157e308;
