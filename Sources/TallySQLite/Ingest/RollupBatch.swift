@@ -70,6 +70,7 @@ struct RollupBatch {
     var firstExposures: [PageItem: FirstExposure] = [:]
     var eventUsers: [EventUser: Int] = [:]
     var slices = SliceBatch()
+    var exposureSlices = ExposureSliceBatch()
     /// `firstExposures` as exposure-count changes when every pair is new (`planExposures()`).
     var exposurePlan: ExposurePlan?
 
@@ -156,8 +157,12 @@ struct RollupBatch {
         }
         let key = PageItem(pageInstance: event.pageInstanceId, item: event.itemId)
         let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
-        let incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
-                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 0)
+        var incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
+                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 1)
+        exposureSlices.add(key, at: ImpressionSlices.Slice(localDate: localDate, platform: event.common.platform,
+                                                           appVersion: event.common.appVersion),
+                           incoming, sofar: firstExposures[key])
+        incoming.events = 0
         Self.merge(incoming, into: &firstExposures[key, default: incoming])
     }
 

@@ -2,7 +2,7 @@ import TallyIngest
 
 /// Writes a `RollupBatch` into the rollup tables with upserts that merge it into what is stored:
 /// sums add up, "newest" fields move only for a later ordering key; the feed's rollups are
-/// written by `FeedRollupWriter`, `ExposureRollupWriter` and `ImpressionSliceWriter`.
+/// written by `FeedRollupWriter`, `ExposureRollupWriter`, `ExposureSliceWriter` and `ImpressionSliceWriter`.
 final class RollupWriter {
     private let daily: Statement
     private let dailyAll: Statement
@@ -11,6 +11,7 @@ final class RollupWriter {
     private let eventUsers: Statement
     private let feed: FeedRollupWriter
     private let exposures: ExposureRollupWriter
+    private let exposureSlices: ExposureSliceWriter
     private let slices: ImpressionSliceWriter
 
     /// SQL: the incoming `<prefix>_ts, _seq, _key` order after the stored ones.
@@ -68,6 +69,7 @@ final class RollupWriter {
             """)
         feed = try FeedRollupWriter(database: db)
         exposures = try ExposureRollupWriter(database: db)
+        exposureSlices = try ExposureSliceWriter(database: db)
         slices = try ImpressionSliceWriter(database: db)
     }
 
@@ -101,7 +103,7 @@ final class RollupWriter {
             try eventUsers.run()
         }
         try feed.write(batch)
-        try exposures.write(batch)
+        try exposureSlices.write(batch, storedBefore: try exposures.write(batch))
         try slices.write(batch.slices)
     }
 

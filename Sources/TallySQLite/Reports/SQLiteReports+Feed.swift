@@ -45,11 +45,12 @@ extension SQLiteReports {
     }
 
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the rows
-    /// kept at ingest, or from the events for one `user` or under a `filter`.
+    /// kept at ingest, those kept per slice under a `filter`, or from the events for one `user`.
     public func exposures(by grouping: ExposureGrouping, user: String? = nil, filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
         var rows: [[ReportValue]] = []
         let parameters = filter.parameters.merging(["by": .text(grouping.rawValue), "user": QueryValue(user)]) { $1 }
-        try run(user == nil && filter.isEmpty ? "exposures" : "exposures_scan", parameters) { row in
+        let query = user != nil ? "exposures_scan" : filter.isEmpty ? "exposures" : "exposures_slices"
+        try run(query, parameters) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1)), .int(row.int64(2)), .int(row.int64(3)), .int(row.int64(4))])
         }
         return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
