@@ -8,8 +8,9 @@ Usage:
 Runs each report as a whole process, --runs times after one warm-up run, with
 `--db STORE --now <window end>T12:00:00Z --format json`, and prints the median wall time and
 that less the binary's start-up (median of `report --help`): `dislike-rate --by model` and
-`exposures --by day` unfiltered (the rollups) and with a 30-day window (the events), and
-`compare --baseline B` unfiltered and with the window. Build a store with
+`exposures --by day` unfiltered (the rollups) and with a 30-day window, `exposures` with the
+window by each of `page`, `item`, `model` and `position`, and `compare --baseline B`
+unfiltered and with the window. Build a store with
 `scripts/generate_events.py` and `report ingest` (or keep the one `scripts/bench.py` builds).
 """
 import argparse
@@ -46,6 +47,8 @@ def main():
         ('dislike-rate --by model, 30 days', ['dislike-rate', '--by', 'model', '--from', start]),
         ('exposures --by day', ['exposures', '--by', 'day']),
         ('exposures --by day, 30 days', ['exposures', '--by', 'day', '--from', start]),
+        *[(f'exposures --by {by}, 30 days', ['exposures', '--by', by, '--from', start])
+          for by in ['page', 'item', 'model', 'position']],
         (f'compare --baseline {a.baseline}', ['compare', '--baseline', a.baseline]),
         (f'compare --baseline {a.baseline}, 30 days', ['compare', '--baseline', a.baseline, '--from', start]),
     ]

@@ -155,15 +155,21 @@ struct RollupBatch {
             impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
                                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition))
         }
-        let key = PageItem(pageInstance: event.pageInstanceId, item: event.itemId)
         let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
-        var incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
-                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 1)
-        exposureSlices.add(key, at: ImpressionSlices.Slice(localDate: localDate, platform: event.common.platform,
-                                                           appVersion: event.common.appVersion),
-                           incoming, sofar: firstExposures[key])
+        addExposure(PageItem(pageInstance: event.pageInstanceId, item: event.itemId),
+                    FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
+                                  modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 1),
+                    at: ImpressionSlices.Slice(localDate: localDate, platform: event.common.platform,
+                                               appVersion: event.common.appVersion))
+    }
+
+    /// Merges in one exposure event of `pair` (`event`, with `events` 1) in `slice`: the pair's
+    /// first exposure and its slices.
+    mutating func addExposure(_ pair: PageItem, _ event: FirstExposure, at slice: ImpressionSlices.Slice) {
+        exposureSlices.add(pair, at: slice, event, sofar: firstExposures[pair])
+        var incoming = event
         incoming.events = 0
-        Self.merge(incoming, into: &firstExposures[key, default: incoming])
+        Self.merge(incoming, into: &firstExposures[pair, default: incoming])
     }
 
     /// The feed filters' slice of an event and its model.

@@ -1,8 +1,10 @@
+import TallyIngest
+
 extension TallySchema {
     /// Version 8: the rollups of the filtered exposure counts (`ExposureSliceWriter`), so that
     /// `exposures` with `--from/--to/--platform/--app-version` reads the exposures of the kept
-    /// local dates, platforms and app versions instead of ranking every exposure event. The SQL
-    /// fills them from the stored exposure events as the ingest would have.
+    /// local dates, platforms and app versions instead of ranking every exposure event. Existing
+    /// stores are filled from their events by `fillExposureSlices`.
     static let v8 = """
     -- Exposure counts per local date, platform, app version and the first event's page, model,
     -- position, item and user, of the (page instance, item) pairs whose events all lie in that
@@ -39,26 +41,47 @@ extension TallySchema {
         events           INTEGER NOT NULL
     );
     CREATE INDEX spanning_exposure_slices_pair ON spanning_exposure_slices (page_instance_id, item_id);
-
-    CREATE TEMP TABLE exposure_pair_slices AS
-    SELECT *, COUNT(*) OVER (PARTITION BY page_instance_id, item_id) AS slices FROM (
-        SELECT page_instance_id, item_id, local_date, platform, app_version, ts_ms, event_id, user_id, page_id, model_info,
-               feed_position, ROW_NUMBER() OVER slice AS rank, COUNT(*) OVER slice AS events
-        FROM exposure_events
-        WINDOW slice AS (PARTITION BY page_instance_id, item_id, local_date, platform, app_version ORDER BY ts_ms, event_id
-                         ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
-    WHERE rank = 1;
-    INSERT INTO exposure_slices
-    SELECT local_date, ifnull(platform, X''), ifnull(app_version, X''), ifnull(page_id, X''), ifnull(model_info, X''),
-           ifnull(feed_position, X''), item_id, user_id, count(*), sum(events - 1)
-    FROM exposure_pair_slices
-    WHERE slices = 1
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;
-    INSERT INTO spanning_exposure_slices
-    SELECT page_instance_id, item_id, local_date, platform, app_version, ts_ms, event_id, user_id, page_id, model_info,
-           feed_position, events
-    FROM exposure_pair_slices
-    WHERE slices > 1;
-    DROP TABLE temp.exposure_pair_slices;
     """
+
+    /// Fills the version 8 rollups from the stored exposure events, as the ingest would have, in
+    /// two passes over them and with memory for the pairs of several events only: the first
+    /// pass finds the hashes of the pairs seen more than once; the second writes every other
+    /// pair (one event each) in batches as it goes, and keeps those pairs whole to the end. A
+    /// pair of one event whose hash collides with another's is merely kept to the end too.
+    @Sendable static func fillExposureSlices(_ db: Database) throws {
+        let pairs = try db.prepare("SELECT page_instance_id, item_id FROM exposure_events")
+        var seen = Set<Int>(), repeated = Set<Int>()
+        while try pairs.step() {
+            let hash = PageItem(pageInstance: pairs.text(0) ?? "", item: pairs.text(1) ?? "").hashValue
+            if !seen.insert(hash).inserted { repeated.insert(hash) }
+        }
+        seen = []
+        let writer = try ExposureSliceWriter(database: db)
+        var batch = RollupBatch(), several = RollupBatch()
+        let events = try db.prepare("""
+            SELECT page_instance_id, item_id, local_date, platform, app_version, ts_ms, event_id, user_id, page_id,
+                   model_info, feed_position
+            FROM exposure_events
+            """)
+        while try events.step() {
+            let r = events
+            let pair = PageItem(pageInstance: r.text(0) ?? "", item: r.text(1) ?? "")
+            let localDate = r.text(2) ?? ""
+            let first = FirstExposure(order: OrderKey(timestampMs: r.int64(5), sequence: 0, key: r.text(6) ?? ""),
+                                      user: r.text(7) ?? "", localDate: localDate, pageId: r.text(8), modelInfo: r.text(9),
+                                      feedPosition: r.isNull(10) ? nil : r.int(10), events: 1)
+            let slice = ImpressionSlices.Slice(localDate: localDate, platform: r.text(3), appVersion: r.text(4))
+            if repeated.contains(pair.hashValue) {
+                several.addExposure(pair, first, at: slice)
+                continue
+            }
+            batch.addExposure(pair, first, at: slice)
+            if batch.firstExposures.count == sliceFillBatch {
+                try writer.write(batch, storedBefore: [:])
+                batch = RollupBatch()
+            }
+        }
+        try writer.write(batch, storedBefore: [:])
+        try writer.write(several, storedBefore: [:])
+    }
 }
