@@ -1,5 +1,7 @@
--- Exposure counts under the feed filters for all users, from the rows kept per slice (local
--- date, platform, app version) at ingest: the same numbers as exposures_scan.sql. A pair of
+-- The exposures under the feed filters for all users, from the rows kept per slice (local date,
+-- platform, app version) at ingest: per kept pair (or per row of pairs alike) its group value,
+-- item, user, exposures and duplicates, which the report adds up per group (`exposures`,
+-- distinct items, distinct users, duplicates) into exposures_scan.sql's numbers. A pair of
 -- exposure_slices has all its events in one slice, which a filter keeps or leaves out whole; a
 -- pair of spanning_exposure_slices counts at the earliest first event of its kept slices, with
 -- the events of those slices, as exposures_scan.sql counts the events.
@@ -29,10 +31,5 @@ SELECT CASE :by WHEN 'day' THEN local_date
                 WHEN 'item' THEN item_id
                 WHEN 'model' THEN model_info
                 WHEN 'position' THEN feed_position END AS group_key,
-       SUM(exposures) AS exposures,
-       COUNT(DISTINCT item_id) AS unique_items,
-       COUNT(DISTINCT user_id) AS unique_users,
-       SUM(duplicates) AS duplicate_exposures
-FROM pairs
-GROUP BY group_key
-ORDER BY group_key IS NULL, group_key;
+       item_id, user_id, exposures, duplicates
+FROM pairs;
