@@ -43,6 +43,10 @@ extension TallySchema {
     CREATE INDEX spanning_exposure_slices_pair ON spanning_exposure_slices (page_instance_id, item_id);
     """
 
+    /// Pairs written in one batch of `fillExposureSlices`; the fill holds that batch, the page
+    /// cache, a hash per pair in its first pass and the pairs of several events.
+    static let exposureFillBatch = 50_000
+
     /// Fills the version 8 rollups from the stored exposure events, as the ingest would have, in
     /// two passes over them and with memory for the pairs of several events only: the first
     /// pass finds the hashes of the pairs seen more than once; the second writes every other
@@ -76,7 +80,7 @@ extension TallySchema {
                 continue
             }
             batch.addExposure(pair, first, at: slice)
-            if batch.firstExposures.count == sliceFillBatch {
+            if batch.firstExposures.count == exposureFillBatch {
                 try writer.write(batch, storedBefore: [:])
                 batch = RollupBatch()
             }
