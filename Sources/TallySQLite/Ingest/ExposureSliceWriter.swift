@@ -1,4 +1,3 @@
-import TallyEvents
 import TallyIngest
 
 /// Keeps the filtered exposure counts' rollups current (`TallySchema.v8`). A (page instance,
@@ -8,31 +7,11 @@ import TallyIngest
 /// model, position, item and user. A pair with events in several slices is kept per slice in
 /// `spanning_exposure_slices`, for the report to combine as it combines events.
 ///
-/// A new pair costs no statement of its own: a batch's pairs add up per row first. A pair the
+/// A new pair costs one upsert, at the table's end when its day is recent. A pair the
 /// batch found stored (`ExposureRollupWriter` says which, with what was stored: a late event of
 /// the pair, rare) is read back: its rows in `spanning_exposure_slices`, else its one slice, that
 /// of its stored first event; its share is taken back and the merged pair's added.
 final class ExposureSliceWriter {
-    /// A row of `exposure_slices`: a slice and the values of a pair's first event.
-    struct Cell: Hashable {
-        var slice: ImpressionSlices.Slice
-        var page: SQLValue
-        var model: SQLValue
-        var position: SQLValue
-        @Bytewise var item: String
-        @Bytewise var user: String
-
-        init(_ first: FirstExposure, item: String, at slice: ImpressionSlices.Slice) {
-            let pair = PairState(first: first, item: item)
-            self.slice = slice
-            page = pair.value(.page)
-            model = pair.value(.model)
-            position = pair.value(.position)
-            self.item = item
-            user = first.user
-        }
-    }
-
     private let addCell: Statement
     private let dropEmptyCell: Statement
     private let readSpanning: Statement
@@ -67,14 +46,13 @@ final class ExposureSliceWriter {
 
     /// Writes the batch's pairs; `storedBefore` holds those it found stored, as they were before it.
     func write(_ batch: RollupBatch, storedBefore: [PageItem: FirstExposure]) throws {
-        var cells: [Cell: ExposureDeltas.Counters] = [:]
         for (pair, slices) in batch.exposureSlices.pairs {
             guard let first = batch.firstExposures[pair] else { continue }
             let incoming: [ImpressionSlices.Slice: FirstExposure]
             switch slices {
             case .one(let slice):
                 if storedBefore.isEmpty || storedBefore[pair] == nil {
-                    cells[Cell(first, item: pair.item, at: slice), default: ExposureDeltas.Counters()].add(1, events: first.events)
+                    try count(first, item: pair.item, at: slice, 1)
                     continue
                 }
                 incoming = [slice: first]
@@ -82,39 +60,42 @@ final class ExposureSliceWriter {
                 incoming = bySlice
             }
             guard let before = storedBefore[pair] else {
-                try add(pair, incoming, to: &cells)
+                try add(pair, incoming)
                 continue
             }
             var stored = try spanning(pair)
             if stored.isEmpty {
                 let slice = try self.slice(of: before)
-                cells[Cell(before, item: pair.item, at: slice), default: ExposureDeltas.Counters()].add(-1, events: before.events)
+                try count(before, item: pair.item, at: slice, -1)
                 stored = [slice: before]
             } else {
                 bind(pair, to: deleteSpanning)
                 try deleteSpanning.run()
             }
             stored.merge(incoming) { $0.merging($1) }
-            try add(pair, stored, to: &cells)
-        }
-        for (cell, counters) in cells where !counters.isZero {
-            try bind(cell, to: addCell)
-            addCell.bind(Int64(counters.exposures), at: 9)
-            addCell.bind(Int64(counters.duplicates), at: 10)
-            try addCell.run()
-            if counters.exposures < 0 {
-                try bind(cell, to: dropEmptyCell)
-                try dropEmptyCell.run()
-            }
+            try add(pair, stored)
         }
     }
 
-    /// Adds a pair to its row of `cells` when it has one slice, else stores its rows of `spanning_exposure_slices`.
-    private func add(_ pair: PageItem, _ bySlice: [ImpressionSlices.Slice: FirstExposure],
-                     to cells: inout [Cell: ExposureDeltas.Counters]) throws {
+    /// Adds (`sign` 1) or takes back (-1) a pair of one slice, `first` its first event and
+    /// count, in its row of `exposure_slices`, which goes when it holds no pair any more.
+    private func count(_ first: FirstExposure, item: String, at slice: ImpressionSlices.Slice, _ sign: Int64) throws {
+        try bind(first, item: item, at: slice, to: addCell)
+        addCell.bind(sign, at: 9)
+        addCell.bind(sign * Int64(first.events - 1), at: 10)
+        try addCell.run()
+        if sign < 0 {
+            try bind(first, item: item, at: slice, to: dropEmptyCell)
+            try dropEmptyCell.run()
+        }
+    }
+
+    /// Counts a pair in its row of `exposure_slices` when it has one slice, else stores its rows
+    /// of `spanning_exposure_slices`.
+    private func add(_ pair: PageItem, _ bySlice: [ImpressionSlices.Slice: FirstExposure]) throws {
         guard bySlice.count > 1 else {
             if let only = bySlice.first {
-                cells[Cell(only.value, item: pair.item, at: only.key), default: ExposureDeltas.Counters()].add(1, events: only.value.events)
+                try count(only.value, item: pair.item, at: only.key, 1)
             }
             return
         }
@@ -165,15 +146,17 @@ final class ExposureSliceWriter {
         statement.bind(pair.item, at: 2)
     }
 
-    /// Binds a cell's key to parameters 1 to 8, a missing value as the empty blob.
-    private func bind(_ cell: Cell, to statement: Statement) throws {
-        statement.bind(cell.slice.localDate, at: 1)
-        try statement.bind(cell.slice.platform.map { .text($0) } ?? .emptyBlob, at: 2)
-        try statement.bind(cell.slice.appVersion.map { .text($0) } ?? .emptyBlob, at: 3)
-        try statement.bind(cell.page, at: 4)
-        try statement.bind(cell.model, at: 5)
-        try statement.bind(cell.position, at: 6)
-        statement.bind(cell.item, at: 7)
-        statement.bind(cell.user, at: 8)
+    /// Binds the key of a pair's row of `exposure_slices` (its slice and its first event's page,
+    /// model, position, item and user) to parameters 1 to 8, a missing value as the empty blob.
+    private func bind(_ first: FirstExposure, item: String, at slice: ImpressionSlices.Slice, to statement: Statement) throws {
+        let pair = PairState(first: first, item: item)
+        statement.bind(slice.localDate, at: 1)
+        try statement.bind(slice.platform.map { .text($0) } ?? .emptyBlob, at: 2)
+        try statement.bind(slice.appVersion.map { .text($0) } ?? .emptyBlob, at: 3)
+        try statement.bind(pair.value(.page), at: 4)
+        try statement.bind(pair.value(.model), at: 5)
+        try statement.bind(pair.value(.position), at: 6)
+        statement.bind(item, at: 7)
+        statement.bind(first.user, at: 8)
     }
 }

@@ -166,7 +166,9 @@ struct RollupBatch {
     /// Merges in one exposure event of `pair` (`event`, with `events` 1) in `slice`: the pair's
     /// first exposure and its slices.
     mutating func addExposure(_ pair: PageItem, _ event: FirstExposure, at slice: ImpressionSlices.Slice) {
-        exposureSlices.add(pair, at: slice, event, sofar: firstExposures[pair])
+        if !exposureSlices.add(pair, at: slice, event), let sofar = firstExposures[pair] {
+            exposureSlices.spread(pair, at: slice, event, sofar: sofar)
+        }
         var incoming = event
         incoming.events = 0
         Self.merge(incoming, into: &firstExposures[pair, default: incoming])
