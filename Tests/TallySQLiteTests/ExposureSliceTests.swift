@@ -143,7 +143,7 @@ final class ExposureSliceTests: XCTestCase {
         XCTAssertFalse(ingested.isEmpty)
         try store.database.execute("""
             DROP TABLE exposure_slices; DROP TABLE spanning_exposure_slices;
-            DELETE FROM tally_migrations WHERE identifier LIKE 'v8-%';
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v10-%';
             """)
         XCTAssertEqual(try sliceRows(EventStore(path: store.database.path).database), ingested)
     }

@@ -1,6 +1,6 @@
 import TallyIngest
 
-/// Keeps the filtered exposure counts' rollups current (`TallySchema.v8`). A (page instance,
+/// Keeps the filtered exposure counts' rollups current (`TallySchema.v10`). A (page instance,
 /// item) pair whose events all lie in one slice (local date, platform, app version), nearly
 /// every one, is kept or left out whole by any feed filter: it adds one exposure and its further
 /// events as duplicates to the `exposure_slices` row of its slice and its first event's page,

@@ -10,7 +10,7 @@ public enum TallySchema {
         Migration("v5-observability-index-in-time-order", sql: v5),
         Migration("v6-recent-and-settled-key-runs", sql: v6, step: fillKeyFilter),
         Migration("v7-feed-filter-slices", sql: v7, step: fillSlices),
-        Migration("v8-exposure-slices", sql: v8, step: fillExposureSlices),
+        Migration("v10-exposure-slices", sql: v10, step: fillExposureSlices),
     ])
 
     static let v1 = """

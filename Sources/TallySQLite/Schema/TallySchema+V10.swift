@@ -1,11 +1,11 @@
 import TallyIngest
 
 extension TallySchema {
-    /// Version 8: the rollups of the filtered exposure counts (`ExposureSliceWriter`), so that
+    /// Version 10: the rollups of the filtered exposure counts (`ExposureSliceWriter`), so that
     /// `exposures` with `--from/--to/--platform/--app-version` reads the exposures of the kept
     /// local dates, platforms and app versions instead of ranking every exposure event. Existing
     /// stores are filled from their events by `fillExposureSlices`.
-    static let v8 = """
+    static let v10 = """
     -- Exposure counts per local date, platform, app version and the first event's page, model,
     -- position, item and user, of the (page instance, item) pairs whose events all lie in that
     -- one slice: `exposures` such pairs and `duplicates` their further events. A missing value
@@ -47,7 +47,7 @@ extension TallySchema {
     /// cache, a hash per pair in its first pass and the pairs of several events.
     static let exposureFillBatch = 50_000
 
-    /// Fills the version 8 rollups from the stored exposure events, as the ingest would have, in
+    /// Fills the version 10 rollups from the stored exposure events, as the ingest would have, in
     /// two passes over them and with memory for the pairs of several events only: the first
     /// pass finds the hashes of the pairs seen more than once; the second writes every other
     /// pair (one event each) in batches as it goes, and keeps those pairs whole to the end. A
