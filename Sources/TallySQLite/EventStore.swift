@@ -24,7 +24,7 @@ public final class EventStore {
                     PRAGMA page_size = 16384;
                     PRAGMA journal_mode = WAL;
                     PRAGMA synchronous = FULL;
-                    PRAGMA cache_size = -262144;
+                    PRAGMA cache_size = -196608;
                     PRAGMA temp_store = MEMORY;
                     PRAGMA wal_autocheckpoint = 16384;
                     """)

@@ -83,6 +83,22 @@ final class FeedReportTests: XCTestCase {
         XCTAssertEqual(counted.rows.count, 3)
     }
 
+    /// Latency's groups come as SQLite's `ORDER BY key IS NULL, key` puts them: numbers by value
+    /// (an integer and an equal real are one group), then texts by their bytes, no value last.
+    func testLatencyGroupsComeInSQLitesOrder() throws {
+        let keys = [#""b""#, "10", #""B""#, "2.5", "null", #""é""#, #""e\u0301""#, "2", "2.0", #""a""#, "-1"]
+        let lines = keys.enumerated().map { i, key in
+            F.observed("v\(i)", name: "view_loaded", user: "u\(i % 2)", properties: #"{"load_duration_ms":\#(i * 10),"k":\#(key)}"#)
+        }
+        let reports = SQLiteReports(store: try F(lines).store)
+        let latency = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "k")
+        XCTAssertEqual(latency.rows.map(\.first), [.int(-1), .int(2), .double(2.5), .int(10), .text("B"), .text("a"), .text("b"),
+                                                   .text("e\u{301}"), .text("é"), .null])
+        XCTAssertEqual(latency.rows[1], [.int(2), .int(2), .int(70), .int(80), .int(80), .int(80)], "2 and 2.0: one group, sorted")
+        let one = try reports.latency(event: "view_loaded", field: "load_duration_ms", by: "k", user: "u1")
+        XCTAssertEqual(one.rows.map(\.first), [.int(2), .double(2.5), .int(10), .text("a"), .text("é")])
+    }
+
     func testANumberBeyondADoubleIsLeftOutOfLatencyAndCountedByItsTextInTop() throws {
         let lines = [
             F.observed("v1", name: "view_loaded", properties: #"{"load_duration_ms":100,"app_version":"1.0"}"#),

@@ -23,7 +23,7 @@ final class FeedSliceTests: XCTestCase {
     /// to one local date, platform, app version and model; one event in five moves one of them
     /// (a date across midnight or another zone, no platform, another version or model); some
     /// exposures have no impression or no model.
-    private func feedLines() -> [String] {
+    static func feedLines() -> [String] {
         var rng = SplitMix64(seed: 7)
         func pick<T>(_ values: [T]) -> T { values[Int(rng.next() % UInt64(values.count))] }
         let day: Int64 = 86_400_000, start: Int64 = 1_790_000_000_000
@@ -69,7 +69,7 @@ final class FeedSliceTests: XCTestCase {
     /// merged with what an earlier commit stored.
     private func feedStore(_ name: String) throws -> EventStore {
         let store = try EventStore(path: directory.appendingPathComponent(name).path)
-        try Ingestor(store: store).store(lines: feedLines(), groupSize: 37)
+        try Ingestor(store: store).store(lines: Self.feedLines(), groupSize: 37)
         return store
     }
 
@@ -122,17 +122,127 @@ final class FeedSliceTests: XCTestCase {
         }
     }
 
+    /// Every row of `tables` (tables or views), sorted.
+    private func rows(_ db: Database, _ tables: [String]) throws -> [String] {
+        try tables.flatMap { table in try db.prepare("SELECT '\(table)', * FROM \(table)").allRows().map { "\($0)" } }.sorted()
+    }
+
+    /// Takes `db` back to schema version 8: each table of `StateRuns` one table again, holding both runs.
+    private func undoStateRuns(_ db: Database) throws {
+        for table in (StateRuns.exposurePairs.1 + StateRuns.impressions.1).map(\.name) {
+            try db.execute("""
+                DROP VIEW \(table);
+                ALTER TABLE \(table)_settled RENAME TO \(table);
+                INSERT INTO \(table) SELECT * FROM \(table)_recent;
+                DROP TABLE \(table)_recent;
+                """)
+        }
+        try db.execute("DROP TABLE state_runs; DROP TABLE state_run_filters; DELETE FROM tally_migrations WHERE identifier LIKE 'v9-%'")
+    }
+
     func testAStoreWithoutTheSliceCountersFillsThemFromItsEvents() throws {
         let store = try feedStore("v4.sqlite")
         let tables = ["impression_slices", "spanning_impression_slices", "model_user_days", "model_days"]
-        func rows(_ db: Database) throws -> [String] {
-            try tables.flatMap { table in try db.prepare("SELECT '\(table)', * FROM \(table)").allRows().map { "\($0)" } }.sorted()
-        }
-        let ingested = try rows(store.database)
+        let ingested = try rows(store.database, tables)
+        try undoStateRuns(store.database)
         try store.database.execute("""
             DROP TABLE impression_slices; DROP TABLE spanning_impression_slices; DROP TABLE model_user_days; DROP TABLE model_days;
             DELETE FROM tally_migrations WHERE identifier LIKE 'v7-%';
             """)
-        XCTAssertEqual(try rows(EventStore(path: store.database.path).database), ingested)
+        XCTAssertEqual(try rows(EventStore(path: store.database.path).database, tables), ingested)
+    }
+
+    /// The tables of the feed's state and every rollup they feed.
+    private let feedTables = ["exposure_firsts", "impression_slices", "impression_exposures", "impression_reactions",
+                              "spanning_impression_slices", "model_user_days", "model_days", "exposure_groups",
+                              "exposure_group_members", "dislike_groups", "dislike_reasons", "rollup_counters"]
+
+    /// The feed's state in two runs (`StateRuns`): settled every few commits, a key's rows read
+    /// and changed in whichever run holds them; every row as without settling, the runs' counts
+    /// what the runs hold.
+    func testSettlingTheFeedStateChangesNoRow() throws {
+        let plain = try feedStore("plain.sqlite")
+        let store = try EventStore(path: directory.appendingPathComponent("settling.sqlite").path)
+        let ingestor = try Ingestor(store: store)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: Self.feedLines(), groupSize: 37)
+        let db = store.database
+        XCTAssertEqual(try plain.database.scalarInt("SELECT max(generation) FROM state_runs"), 1, "the plain store never settles")
+        XCTAssertGreaterThan(try db.scalarInt("SELECT min(generation) FROM state_runs") ?? 0, 3, "each family settled several times")
+        XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
+        for (family, tables) in [StateRuns.exposurePairs, StateRuns.impressions] {
+            for run in ["settled", "recent"] {
+                let held = try tables.map { try db.scalarInt("SELECT count(*) FROM \($0.name)_\(run)") ?? 0 }.reduce(0, +)
+                XCTAssertEqual(try db.scalarInt("SELECT \(run) FROM state_runs WHERE family = '\(family)'"), held, "\(family) \(run)")
+            }
+        }
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM exposure_firsts_settled") ?? 0, 100)
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices_settled") ?? 0, 100)
+    }
+
+    /// A commit settles at most one run, the most overdue: with the keys and both families of
+    /// the feed's state due at once, one commit settles one, and the next ones the others.
+    func testACommitSettlesOnlyTheMostOverdueRun() throws {
+        let store = try EventStore(path: directory.appendingPathComponent("one.sqlite").path)
+        let ingestor = try Ingestor(store: store)
+        ingestor.recentKeysSettledAt = 10
+        ingestor.recentStateSettledAt = 10
+        let db = store.database
+        func generations() throws -> [Int64] {
+            [try db.scalarInt("SELECT generation FROM event_key_runs") ?? -1,
+             try db.scalarInt("SELECT generation FROM state_runs WHERE family = 'exposure_pairs'") ?? -1,
+             try db.scalarInt("SELECT generation FROM state_runs WHERE family = 'impressions'") ?? -1]
+        }
+        let lines = Self.feedLines()
+        try ingestor.store(lines: Array(lines.prefix(300)), groupSize: 300)
+        XCTAssertEqual(try generations().sorted(), [1, 1, 2], "three runs due, one settled")
+        try ingestor.store(lines: Array(lines[300..<301]), groupSize: 1)
+        XCTAssertEqual(try generations().sorted(), [1, 2, 2], "the next commit settles another")
+        try ingestor.store(lines: Array(lines[301..<302]), groupSize: 1)
+        XCTAssertEqual(try generations(), [2, 2, 2])
+    }
+
+    /// A settling rolled back with its commit leaves no filter of settled keys behind (the next
+    /// commit would read a key of the batch from the settled run, which does not hold it); a
+    /// settling by another connection is read before the next batch.
+    func testASettlingRolledBackOrMadeElsewhereLeavesNoStaleFilter() throws {
+        let lines = Self.feedLines()
+        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
+        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
+        let path = directory.appendingPathComponent("rollback.sqlite").path
+        let store = try EventStore(path: path)
+        let ingestor = try Ingestor(store: store)
+        ingestor.recentStateSettledAt = 40
+        try store.database.execute("""
+            CREATE TRIGGER fail_settling BEFORE UPDATE OF generation ON state_runs
+            BEGIN SELECT RAISE(ABORT, 'disk full'); END
+            """)
+        XCTAssertThrowsError(try ingestor.store(lines: Array(lines.prefix(200)), groupSize: 200))
+        XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM exposure_firsts"), 0, "nothing of the batch is stored")
+        try store.database.execute("DROP TRIGGER fail_settling")
+        try ingestor.store(lines: Array(lines.prefix(300)), groupSize: 37)
+        let other = try Ingestor(store: try EventStore(path: path))
+        other.recentStateSettledAt = 1
+        try other.store(lines: Array(lines[300..<400]), groupSize: 100)
+        try ingestor.store(lines: lines, groupSize: 37)
+        XCTAssertEqual(try rows(store.database, feedTables), try rows(plain.database, feedTables))
+    }
+
+    /// A store of schema version 8 (one table each) gets its runs and filters, all rows settled,
+    /// and goes on deduplicating and merging as before.
+    func testAStoreWithoutStateRunsSettlesWhatItHolds() throws {
+        let lines = Self.feedLines()
+        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
+        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
+        let old = try EventStore(path: directory.appendingPathComponent("v8.sqlite").path)
+        try Ingestor(store: old).store(lines: Array(lines.prefix(500)), groupSize: 37)
+        try undoStateRuns(old.database)
+        let upgraded = try EventStore(path: old.database.path)
+        let db = upgraded.database
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM exposure_firsts_recent"), 0)
+        XCTAssertEqual(try db.scalarInt("SELECT settled FROM state_runs WHERE family = 'exposure_pairs'"),
+                       try db.scalarInt("SELECT count(*) FROM exposure_firsts_settled"))
+        try Ingestor(store: upgraded).store(lines: lines, groupSize: 37)
+        XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
     }
 }

@@ -12,15 +12,19 @@ import TallyIngest
 /// group (an earlier exposure of the pair arrives late, a client bug): then, once per batch
 /// with such moves, one pass over `exposure_firsts` tells which of the groups left still hold
 /// the member through another pair.
+///
+/// `exposure_firsts` is in the two runs of `StateRuns.exposurePairs`: a new pair goes to the
+/// recent run, a stored one is read and saved again in the run that holds it.
 final class ExposureRollupWriter {
     /// Most members remembered as stored; past it the memory starts over (correct either way:
     /// a member not remembered costs one `INSERT ... DO NOTHING`). About 60 bytes each.
     static let knownCapacity = 600_000
 
     private let database: Database
-    private let readFirst: Statement
+    private let runs: StateRuns
+    private let readFirst: [Statement]
     private let insertFirst: Statement
-    private let saveFirst: Statement
+    private let saveFirst: [Statement]
     private let insertMember: Statement
     private let deleteMember: Statement
     private let allFirsts: Statement
@@ -32,18 +36,22 @@ final class ExposureRollupWriter {
     /// Passes over `exposure_firsts` made for pairs that moved (a figure for tests).
     private(set) var passesOverPairs = 0
 
-    init(database db: Database) throws {
+    init(database db: Database, runs: StateRuns) throws {
         database = db
-        readFirst = try db.prepare("""
-            SELECT first_ts, first_seq, first_key, user_id, local_date, page_id, model_info, feed_position, events
-            FROM exposure_firsts WHERE page_instance_id = ? AND item_id = ?
-            """)
+        self.runs = runs
+        let tables = [StateRuns.Run.recent, .settled].map { runs.name(0, $0) }
+        readFirst = try tables.map {
+            try db.prepare("""
+                SELECT first_ts, first_seq, first_key, user_id, local_date, page_id, model_info, feed_position, events
+                FROM \($0) WHERE page_instance_id = ? AND item_id = ?
+                """)
+        }
         let firstColumns = """
-            exposure_firsts (page_instance_id, item_id, first_ts, first_seq, first_key, user_id,
+            (page_instance_id, item_id, first_ts, first_seq, first_key, user_id,
                 local_date, page_id, model_info, feed_position, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
-        insertFirst = try db.prepare("INSERT INTO \(firstColumns) ON CONFLICT (page_instance_id, item_id) DO NOTHING")
-        saveFirst = try db.prepare("INSERT OR REPLACE INTO \(firstColumns)")
+        insertFirst = try db.prepare("INSERT INTO \(tables[0]) \(firstColumns) ON CONFLICT (page_instance_id, item_id) DO NOTHING")
+        saveFirst = try tables.map { try db.prepare("INSERT OR REPLACE INTO \($0) \(firstColumns)") }
         insertMember = try db.prepare("""
             INSERT INTO exposure_group_members (dimension, group_value, kind, member) VALUES (?, ?, ?, ?)
             ON CONFLICT (dimension, group_value, kind, member) DO NOTHING
@@ -66,13 +74,16 @@ final class ExposureRollupWriter {
         var deltas = ExposureDeltas()
         var joined: [ExposureDeltas.Member] = []
         var left: Set<ExposureDeltas.Member> = []
-        var storedBefore: Set<PageItem> = []
+        var storedBefore: [PageItem: StateRuns.Run] = [:]
         var found: [PageItem: RollupBatch.FirstExposure] = [:]
         for (key, incoming) in batch.firstExposures {
-            if try !save(key, incoming, with: insertFirst) {
-                storedBefore.insert(key)
+            if runs.mayBeSettled(key.pageInstance, key.item), try stored(key, in: .settled) != nil {
+                storedBefore[key] = .settled
+            } else if try !save(key, incoming, with: insertFirst) {
+                storedBefore[key] = .recent
             }
         }
+        try runs.noteAdded(batch.firstExposures.count - storedBefore.count)
         if storedBefore.isEmpty, let plan = batch.exposurePlan {
             deltas.groups = plan.groups
             for member in plan.members {
@@ -109,18 +120,18 @@ final class ExposureRollupWriter {
     /// `storedBefore` merged with what is stored (saved again, its old contribution taken back,
     /// the members of groups it leaves put in `left`, what was stored in `found`); members that
     /// join go to `joined`.
-    private func contribute(_ pairs: [PageItem: FirstExposure], storedBefore: Set<PageItem>,
+    private func contribute(_ pairs: [PageItem: FirstExposure], storedBefore: [PageItem: StateRuns.Run],
                             to deltas: inout ExposureDeltas, joined: inout [ExposureDeltas.Member],
                             left: inout Set<ExposureDeltas.Member>, found: inout [PageItem: FirstExposure]) throws {
         for (key, incoming) in pairs {
-            guard storedBefore.contains(key) else {
+            guard let run = storedBefore[key] else {
                 try PairState(first: incoming, item: key.item).contribute(1, to: &deltas) { try join($0, into: &joined) }
                 continue
             }
-            guard let before = try stored(key) else { continue }
+            guard let before = try stored(key, in: run) else { continue }
             found[key] = before.first
             let after = PairState(first: before.first.merging(incoming), item: key.item)
-            try save(key, after.first, with: saveFirst)
+            try save(key, after.first, with: saveFirst[run.rawValue])
             var leaving: Set<ExposureDeltas.Member> = []
             before.contribute(-1, to: &deltas) { leaving.insert($0) }
             try after.contribute(1, to: &deltas) {
@@ -210,7 +221,8 @@ final class ExposureRollupWriter {
         return database.changes == 1
     }
 
-    private func stored(_ key: PageItem) throws -> PairState? {
+    private func stored(_ key: PageItem, in run: StateRuns.Run) throws -> PairState? {
+        let readFirst = readFirst[run.rawValue]
         readFirst.bind(key.pageInstance, at: 1)
         readFirst.bind(key.item, at: 2)
         defer { readFirst.reset() }

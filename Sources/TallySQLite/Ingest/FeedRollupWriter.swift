@@ -2,11 +2,13 @@ import TallyIngest
 
 /// Keeps the per-impression tables and the dislike-rate counters current: for every
 /// (user, impression) a batch touches, reads what is stored, merges the batch in, writes the
-/// result and applies the change in its contribution to the counters.
+/// result and applies the change in its contribution to the counters. `impression_exposures` is
+/// in the two runs of `StateRuns.impressions` (table 1).
 final class FeedRollupWriter {
-    private let exposureGroups: Statement
+    private let runs: StateRuns
+    private let exposureGroups: [Statement]
     private let reaction: Statement
-    private let insertExposureGroup: Statement
+    private let insertExposureGroup: [Statement]
     private let saveReaction: Statement
     private let updateGroup: Statement
     private let insertGroup: Statement
@@ -18,14 +20,20 @@ final class FeedRollupWriter {
     /// The counter of impressions seen in more than one group.
     static let spanningCounter = "impressions_in_several_groups"
 
-    init(database db: Database) throws {
+    init(database db: Database, runs: StateRuns) throws {
         database = db
-        exposureGroups = try db.prepare("SELECT model_info, feed_position FROM impression_exposures WHERE user_id = ? AND impression_id = ?")
+        self.runs = runs
+        let tables = [StateRuns.Run.recent, .settled].map { runs.name(1, $0) }
+        exposureGroups = try tables.map {
+            try db.prepare("SELECT model_info, feed_position FROM \($0) WHERE user_id = ? AND impression_id = ?")
+        }
         reaction = try db.prepare("""
             SELECT ts_ms, reaction_key, feedback_type, reason, model_info, feed_position
             FROM impression_reactions WHERE user_id = ? AND impression_id = ?
             """)
-        insertExposureGroup = try db.prepare("INSERT INTO impression_exposures (user_id, impression_id, model_info, feed_position) VALUES (?, ?, ?, ?)")
+        insertExposureGroup = try tables.map {
+            try db.prepare("INSERT INTO \($0) (user_id, impression_id, model_info, feed_position) VALUES (?, ?, ?, ?)")
+        }
         saveReaction = try db.prepare("""
             INSERT OR REPLACE INTO impression_reactions (user_id, impression_id, ts_ms, reaction_key, feedback_type, reason,
                 model_info, feed_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -60,12 +68,15 @@ final class FeedRollupWriter {
                 group: FineGroup(modelInfo: reaction.modelInfo, feedPosition: reaction.feedPosition))
         }
         var deltas = DislikeDeltas()
+        var added = [0, 0]
         for (key, incoming) in touched {
-            let before = try stored(key)
+            let (before, run) = try stored(key)
             let after = before.merging(incoming)
+            let insert = insertExposureGroup[run.rawValue]
             for group in incoming.exposureGroups.subtracting(before.exposureGroups) {
-                try insertExposureGroup.bind([.text(key.user), .text(key.impression)] + group.sqlValues)
-                try insertExposureGroup.run()
+                try insert.bind([.text(key.user), .text(key.impression)] + group.sqlValues)
+                try insert.run()
+                added[run.rawValue] += 1
             }
             if let reaction = after.reaction, reaction != before.reaction {
                 try saveReaction.bind([
@@ -78,17 +89,20 @@ final class FeedRollupWriter {
             after.contribute(1, to: &deltas)
         }
         try apply(deltas)
+        try runs.noteAdded(added[0], to: .recent)
+        try runs.noteAdded(added[1], to: .settled)
     }
 
-    private func stored(_ key: UserImpression) throws -> ImpressionState {
+    /// What is stored of `key`, and the run of `impression_exposures` that holds its exposure
+    /// groups (the recent one when none does).
+    private func stored(_ key: UserImpression) throws -> (ImpressionState, StateRuns.Run) {
         var state = ImpressionState()
-        exposureGroups.bind(key.user, at: 1)
-        exposureGroups.bind(key.impression, at: 2)
-        while try exposureGroups.step() {
-            state.exposureGroups.insert(FineGroup(modelInfo: exposureGroups.text(0),
-                                                  feedPosition: exposureGroups.isNull(1) ? nil : exposureGroups.int(1)))
+        var run = StateRuns.Run.recent
+        try readExposureGroups(key, in: .recent, into: &state)
+        if state.exposureGroups.isEmpty, runs.mayBeSettled(key.user, key.impression) {
+            try readExposureGroups(key, in: .settled, into: &state)
+            if !state.exposureGroups.isEmpty { run = .settled }
         }
-        exposureGroups.reset()
         reaction.bind(key.user, at: 1)
         reaction.bind(key.impression, at: 2)
         if try reaction.step() {
@@ -98,7 +112,17 @@ final class FeedRollupWriter {
                 group: FineGroup(modelInfo: reaction.text(4), feedPosition: reaction.int(5)))
         }
         reaction.reset()
-        return state
+        return (state, run)
+    }
+
+    private func readExposureGroups(_ key: UserImpression, in run: StateRuns.Run, into state: inout ImpressionState) throws {
+        let read = exposureGroups[run.rawValue]
+        read.bind(key.user, at: 1)
+        read.bind(key.impression, at: 2)
+        defer { read.reset() }
+        while try read.step() {
+            state.exposureGroups.insert(FineGroup(modelInfo: read.text(0), feedPosition: read.isNull(1) ? nil : read.int(1)))
+        }
     }
 
     private func apply(_ deltas: DislikeDeltas) throws {

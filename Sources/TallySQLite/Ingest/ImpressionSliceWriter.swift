@@ -4,11 +4,15 @@ import TallyIngest
 /// batch touches, stores it when new with one (slice, model) (the usual case: one statement),
 /// else reads what is stored, merges the batch in, writes the result and applies the change in
 /// its contribution to the (model, user, slice) counters of `model_user_days`.
+///
+/// `impression_slices` is in the two runs of `StateRuns.impressions` (table 0); without runs
+/// (the store as version 7 left it) the writer uses the one table `impression_slices`.
 final class ImpressionSliceWriter {
     private let database: Database
+    private let runs: StateRuns?
     private let insertNew: Statement
-    private let saveState: Statement
-    private let readState: Statement
+    private let saveState: [Statement]
+    private let readState: [Statement]
     private let readSpanning: Statement
     private let deleteSpanning: Statement
     private let insertSpanning: Statement
@@ -16,16 +20,20 @@ final class ImpressionSliceWriter {
     private let dropEmptyCell: Statement
     private let addModelDay: Statement
 
-    init(database db: Database) throws {
+    init(database db: Database, runs: StateRuns?) throws {
         database = db
+        self.runs = runs
+        let tables = [StateRuns.Run.recent, .settled].map { runs?.name(0, $0) ?? "impression_slices" }
         let stateColumns = """
-            impression_slices (user_id, impression_id, spans, local_date, platform, app_version, model_info, exposed,
+            (user_id, impression_id, spans, local_date, platform, app_version, model_info, exposed,
                 reaction_ts, reaction_key, feedback_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
-        insertNew = try db.prepare("INSERT INTO \(stateColumns) ON CONFLICT (user_id, impression_id) DO NOTHING")
-        saveState = try db.prepare("INSERT OR REPLACE INTO \(stateColumns)")
+        insertNew = try db.prepare("INSERT INTO \(tables[0]) \(stateColumns) ON CONFLICT (user_id, impression_id) DO NOTHING")
+        saveState = try tables.map { try db.prepare("INSERT OR REPLACE INTO \($0) \(stateColumns)") }
         let factColumns = "local_date, platform, app_version, model_info, exposed, reaction_ts, reaction_key, feedback_type"
-        readState = try db.prepare("SELECT spans, \(factColumns) FROM impression_slices WHERE user_id = ? AND impression_id = ?")
+        readState = try tables.map {
+            try db.prepare("SELECT spans, \(factColumns) FROM \($0) WHERE user_id = ? AND impression_id = ?")
+        }
         readSpanning = try db.prepare("SELECT 1, \(factColumns) FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
         deleteSpanning = try db.prepare("DELETE FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
         insertSpanning = try db.prepare("""
@@ -50,15 +58,25 @@ final class ImpressionSliceWriter {
 
     func write(_ batch: SliceBatch) throws {
         var cells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
+        var added = 0
         for (key, incoming) in batch.impressions {
-            if !incoming.spans, try store(key, incoming, with: insertNew) {
+            var run = StateRuns.Run.recent
+            var before = ImpressionSlices()
+            if runs?.mayBeSettled(key.user, key.impression) == true, let settled = try stored(key, in: .settled) {
+                run = .settled
+                before = settled
+            } else if !incoming.spans, try store(key, incoming, with: insertNew) {
+                added += 1
                 incoming.contribute(1, user: key.user, to: &cells)
                 continue
+            } else if let recent = try stored(key, in: .recent) {
+                before = recent
+            } else {
+                added += 1
             }
-            let before = try stored(key)
             let after = before.merging(incoming)
             guard after != before else { continue }
-            try store(key, after, with: saveState)
+            try store(key, after, with: saveState[run.rawValue])
             if before.spans {
                 bind(key, to: deleteSpanning)
                 try deleteSpanning.run()
@@ -90,6 +108,7 @@ final class ImpressionSliceWriter {
             try bind(key.slice, to: addModelDay, from: 2)
             try addModelDay.run()
         }
+        try runs?.noteAdded(added)
     }
 
     /// Runs `statement` (an insert into `impression_slices`) for `state`: its one fact, or
@@ -107,12 +126,13 @@ final class ImpressionSliceWriter {
         return database.changes == 1
     }
 
-    /// What is stored of `key` (empty when nothing is).
-    private func stored(_ key: UserImpression) throws -> ImpressionSlices {
+    /// What run `run` holds of `key` (nil when it holds nothing).
+    private func stored(_ key: UserImpression, in run: StateRuns.Run) throws -> ImpressionSlices? {
         var state = ImpressionSlices()
+        let readState = readState[run.rawValue]
         bind(key, to: readState)
         defer { readState.reset() }
-        guard try readState.step() else { return state }
+        guard try readState.step() else { return nil }
         guard readState.int64(0) == 1 else {
             Self.add(readState, to: &state)
             return state

@@ -35,6 +35,11 @@ public final class Ingestor {
         get { events.keys.settleAt }
         set { events.keys.settleAt = newValue }
     }
+    /// The fewest rows of a recent run of the feed's state that a commit settles (`StateRuns`).
+    public var recentStateSettledAt: Int {
+        get { rollups.stateSettleAt }
+        set { rollups.stateSettleAt = newValue }
+    }
     /// Whole rejected lines the current file may still keep.
     var rawRejectionsLeft = Int.max
 
@@ -153,7 +158,7 @@ public final class Ingestor {
         guard inTransaction else { return }
         do {
             try writeRollups()
-            try events.keys.settleIfDue()
+            try ([events.keys] + rollups.stateRuns).settleMostOverdue()
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")

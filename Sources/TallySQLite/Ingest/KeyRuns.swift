@@ -4,11 +4,11 @@
 ///
 /// A key is claimed by asking the filter whether the settled run may hold it (a read of that
 /// run only when it may) and inserting it into the recent run. Once the recent run holds
-/// `settleAt` keys or more and at least half as many as the settled one, `settleIfDue` moves
+/// `settleAt` keys or more and at least half as many as the settled one, `settle` moves
 /// it into the settled run in key order and brings the filter up to date, in the transaction
 /// of the commit that asks: what a batch writes at random stays in a run a fraction of the
 /// store's size, and each key is moved about twice over its life.
-final class KeyRuns {
+final class KeyRuns: SettlingRun {
     private let database: Database
     private let probeSettled: Statement
     private let claimRecent: Statement
@@ -63,10 +63,15 @@ final class KeyRuns {
         try addRecent.run()
     }
 
-    /// Moves the recent run into the settled one when it is due (see the type's description).
-    func settleIfDue() throws {
+    func overdue() throws -> Double? {
         let runs = try read()
-        guard runs.recent >= settleAt, runs.recent * 2 >= runs.settled else { return }
+        let due = max(settleAt, (runs.settled + 1) / 2)
+        return runs.recent >= due ? Double(runs.recent) / Double(due) : nil
+    }
+
+    /// Moves the recent run into the settled one (see the type's description).
+    func settle() throws {
+        let runs = try read()
         try refresh()
         // No recent key is settled, so OR IGNORE never applies; it spares SQLite the statement
         // journal, which would hold a copy of every page of `event_keys` the merge changes.

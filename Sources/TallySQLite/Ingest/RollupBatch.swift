@@ -32,6 +32,11 @@ struct RollupBatch {
         @Bytewise var user: String
     }
 
+    struct EventDay: Hashable {
+        @Bytewise var eventName: String
+        var date: String
+    }
+
     struct Activity {
         var seconds = 0
         var events = 0
@@ -69,6 +74,8 @@ struct RollupBatch {
     var impressionGroups: Set<ImpressionGroup> = []
     var firstExposures: [PageItem: FirstExposure] = [:]
     var eventUsers: [EventUser: Int] = [:]
+    /// The (event name, local date) of the observability events.
+    var eventDays: Set<EventDay> = []
     var slices = SliceBatch()
     var exposureSlices = ExposureSliceBatch()
     /// `firstExposures` as exposure-count changes when every pair is new (`planExposures()`).
@@ -99,7 +106,7 @@ struct RollupBatch {
         case .reading(let e): add(e, localDate: localDate)
         case .feedback(let e): add(e, localDate: localDate)
         case .exposure(let e): add(e, localDate: localDate)
-        case .observability(let e): add(e)
+        case .observability(let e): add(e, localDate: localDate)
         }
     }
 
@@ -132,8 +139,9 @@ struct RollupBatch {
         }
     }
 
-    mutating func add(_ event: ObservabilityEvent) {
+    mutating func add(_ event: ObservabilityEvent, localDate: String) {
         eventUsers[EventUser(eventName: event.eventName, user: event.common.userId), default: 0] += 1
+        eventDays.insert(EventDay(eventName: event.eventName, date: localDate))
     }
 
     mutating func add(_ event: FeedbackEvent, localDate: String) {

@@ -9,10 +9,13 @@ final class RollupWriter {
     private let material: Statement
     private let user: Statement
     private let eventUsers: Statement
+    private let eventDays: Statement
     private let feed: FeedRollupWriter
     private let exposures: ExposureRollupWriter
     private let exposureSlices: ExposureSliceWriter
     private let slices: ImpressionSliceWriter
+    /// The runs of the feed's state keyed by random ids (`StateRuns`).
+    let stateRuns: [StateRuns]
 
     /// SQL: the incoming `<prefix>_ts, _seq, _key` order after the stored ones.
     private static func newer(_ prefix: String) -> String {
@@ -67,13 +70,20 @@ final class RollupWriter {
             INSERT INTO event_user_counts (event_name, user_id, count) VALUES (?, ?, ?)
             ON CONFLICT (event_name, user_id) DO UPDATE SET count = count + excluded.count
             """)
-        feed = try FeedRollupWriter(database: db)
-        exposures = try ExposureRollupWriter(database: db)
+        eventDays = try db.prepare("INSERT OR IGNORE INTO event_name_days (event_name, local_date) VALUES (?, ?)")
+        let pairs = try StateRuns(database: db, family: StateRuns.exposurePairs)
+        let impressions = try StateRuns(database: db, family: StateRuns.impressions)
+        stateRuns = [pairs, impressions]
+        feed = try FeedRollupWriter(database: db, runs: impressions)
+        exposures = try ExposureRollupWriter(database: db, runs: pairs)
         exposureSlices = try ExposureSliceWriter(database: db)
-        slices = try ImpressionSliceWriter(database: db)
+        slices = try ImpressionSliceWriter(database: db, runs: impressions)
     }
 
     func write(_ batch: RollupBatch) throws {
+        for runs in stateRuns {
+            try runs.refresh()
+        }
         for (key, activity) in batch.daily {
             try daily.bind([.text(key.user), .text(key.date), .text(key.material),
                             .int(Int64(activity.seconds)), .int(Int64(activity.events))])
@@ -102,6 +112,10 @@ final class RollupWriter {
             try eventUsers.bind([.text(key.eventName), .text(key.user), .int(Int64(count))])
             try eventUsers.run()
         }
+        for key in batch.eventDays {
+            try eventDays.bind([.text(key.eventName), .text(key.date)])
+            try eventDays.run()
+        }
         try feed.write(batch)
         try exposureSlices.write(batch, storedBefore: try exposures.write(batch))
         try slices.write(batch.slices)
@@ -110,9 +124,18 @@ final class RollupWriter {
     /// Passes over the stored exposure pairs made for pairs that moved to another group.
     var passesOverExposurePairs: Int { exposures.passesOverPairs }
 
+    /// The fewest recent rows of a family of the feed's state that are settled.
+    var stateSettleAt: Int {
+        get { stateRuns[0].settleAt }
+        set { stateRuns.forEach { $0.settleAt = newValue } }
+    }
+
     /// Forgets what the writers remember of stored rows (the transaction was rolled back).
     func forget() {
         exposures.forget()
+        for runs in stateRuns {
+            runs.forget()
+        }
     }
 
     private static func values(_ order: OrderKey?) -> [SQLValue] {

@@ -2,28 +2,40 @@ import TallyQuery
 
 extension SQLiteReports {
     /// Exact nearest-rank percentiles of `properties.field` of events named `event` (of one
-    /// `user`, or all), per value of `properties.by` (or the event's appVersion).
+    /// `user`, or all), per value of `properties.by` (or the event's appVersion), the groups in
+    /// the order of SQLite's `ORDER BY` with no value last.
     public func latency(event: String, field: String, by: String, user: String? = nil) throws -> GroupedReport {
-        var rows: [[ReportValue]] = []
-        var group: SQLValue?
-        var values: [Double] = []
-        func flush() {
-            guard let group, !values.isEmpty else { return }
-            rows.append([ReportValue(group), .int(Int64(values.count))]
-                        + [50, 90, 99, 100].map { ReportLogic.nearestRank($0, of: values) })
-        }
+        var groups: [SQLValue: [Double]] = [:]
         try run("latency_values", ["event": .text(event), "field": .text(field), "by": .text(by),
                                    "user": QueryValue(user)]) { row in
-            let key = Self.groupKey(row.value(0))
-            if key != group {
-                flush()
-                group = key
-                values.removeAll(keepingCapacity: true)
-            }
-            values.append(row.double(1))
+            groups[Self.groupKey(row.value(0)), default: []].append(row.double(1))
         }
-        flush()
+        let rows = groups.sorted { Self.precedes($0.key, $1.key) }.map { group, values -> [ReportValue] in
+            let sorted = values.sorted()
+            return [ReportValue(group), .int(Int64(sorted.count))] + [50, 90, 99, 100].map { ReportLogic.nearestRank($0, of: sorted) }
+        }
         return GroupedReport(columns: ReportLogic.latencyColumns(field: field, by: by), rows: rows)
+    }
+
+    /// Whether group key `a` comes before `b` as SQLite's `ORDER BY x IS NULL, x` puts them:
+    /// numbers by value, then texts by their bytes (the `BINARY` collation), then blobs, NULL last.
+    static func precedes(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        func rank(_ value: SQLValue) -> Int {
+            switch value {
+            case .int, .double: 0
+            case .text: 1
+            case .emptyBlob: 2
+            case .null: 3
+            }
+        }
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x < y
+        case (.int(let x), .double(let y)): return Double(x) < y
+        case (.double(let x), .int(let y)): return x < Double(y)
+        case (.double(let x), .double(let y)): return x < y
+        case (.text(let x), .text(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        default: return rank(a) < rank(b)
+        }
     }
 
     /// Counts of events named `event` (of one `user`, or all) per value of `by`, most frequent

@@ -5,7 +5,7 @@ extension TallySchema {
     /// Random keys inserted into one key-ordered table touch every page of it once the batch
     /// outnumbers its pages: each load rewrote the whole table, and, once it outgrew the page
     /// cache, read and wrote pages again and again; the more was stored, the slower. New keys
-    /// now go to `event_keys_recent`, kept small, which `EventWriter.settleIfDue` merges into
+    /// now go to `event_keys_recent`, kept small, which `KeyRuns.settle` merges into
     /// `event_keys` in key order (one pass over it) once it holds half as many keys as
     /// `event_keys` does: a key is moved about twice over its life, whatever the store's size.
     /// `fillKeyFilter` makes the filter over the keys already stored.

@@ -69,7 +69,7 @@ extension TallySchema {
 
     /// Fills the version 7 rollups from the stored exposure and feedback events.
     @Sendable static func fillSlices(_ db: Database) throws {
-        let writer = try ImpressionSliceWriter(database: db)
+        let writer = try ImpressionSliceWriter(database: db, runs: nil)
         var batch = SliceBatch()
         var events = 0
         func flush() throws {
