@@ -130,11 +130,19 @@ final class ExposureSliceTests: XCTestCase {
         XCTAssertTrue(try reports.exposures(by: .model, filter: filter).rows.isEmpty)
     }
 
+    /// The same rows whether the events come in one commit, in many, or in many with the
+    /// stored pairs settled every few commits (read back from the settled run).
     func testTheRowsDoNotDependOnHowTheEventsWereBatched() throws {
         let apart = try exposureStore("apart.sqlite")
         let together = try EventStore(path: directory.appendingPathComponent("together.sqlite").path)
         try Ingestor(store: together).store(lines: exposureLines(seed: 11))
         XCTAssertEqual(try sliceRows(apart.database), try sliceRows(together.database))
+        let settling = try EventStore(path: directory.appendingPathComponent("settling.sqlite").path)
+        let ingestor = try Ingestor(store: settling)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: exposureLines(seed: 11), groupSize: 29)
+        XCTAssertGreaterThan(try settling.database.scalarInt("SELECT count(*) FROM exposure_firsts_settled") ?? 0, 100)
+        XCTAssertEqual(try sliceRows(settling.database), try sliceRows(together.database))
     }
 
     func testAStoreWithoutTheSliceRowsFillsThemFromItsEvents() throws {
