@@ -5,7 +5,7 @@ import TallyEvents
 struct JSONScannerAccessorTests {
     @Test("lists every member once, a repeated key with its last value, in small and large objects", arguments: [3, 16, 17, 40])
     func membersOnce(_ size: Int) {
-        let members = (0..<size).map { #""k\($0 % (size / 2 + 1))":\($0)"# } + [#""\u006b0":"last""#]
+        let members = (0..<size).map { #""k\#($0 % (size / 2 + 1))":\#($0)"# } + [#""\u006b0":"last""#]
         let listed = ScannedJSON.withObject("{" + members.joined(separator: ",") + "}") { object in
             var found: [String] = []
             object.forEachMember { key, value in found.append(key + "=" + value.rawText) }
