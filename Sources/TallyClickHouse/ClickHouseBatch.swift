@@ -29,7 +29,8 @@ struct ClickHouseBatch: Sendable {
     private(set) var pairs: [(entry: Int, key: ExposurePairs.Key, share: ExposurePairs.First)] = []
     /// `rejected_lines` rows.
     var rejectedRows = RowWriter()
-    private var keys: [EventFamily: Set<Bytewise<String>>] = [:]
+    /// Each family's keys, indexed as `EventFamily.allCases`.
+    private var keys = [Set<Bytewise<String>>](repeating: [], count: EventFamily.allCases.count)
     private var dateCache: (day: Int, text: String) = (Int.min, "")
 
     /// An empty batch.
@@ -43,7 +44,7 @@ struct ClickHouseBatch: Sendable {
         pairs.reserveCapacity(other.pairs.count)
         rows = other.rows.map { RowWriter(reserving: $0.count) }
         keyRows = RowWriter(reserving: other.keyRows.count)
-        for (family, keys) in other.keys { self.keys[family] = Set(minimumCapacity: keys.count) }
+        keys = other.keys.map { Set(minimumCapacity: $0.count) }
     }
 
     /// How many events are queued.
@@ -52,7 +53,7 @@ struct ClickHouseBatch: Sendable {
     /// Queues `event`; false when its key is already in the batch.
     mutating func add(_ event: Event) -> Bool {
         let key = event.idempotencyKey
-        guard keys[event.family, default: []].insert(Bytewise(key)).inserted else { return false }
+        guard keys[event.family.index].insert(Bytewise(key)).inserted else { return false }
         let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
         if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
         let index = event.family.index

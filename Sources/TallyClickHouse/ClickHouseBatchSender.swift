@@ -180,11 +180,14 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// What the batch's new events bring to each impression they touch, merged per impression
     /// (the events found stored are skipped).
     private func impressionShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<Bytewise<String>>]) -> [ImpressionStates.Key: ImpressionState] {
-        var shares: [ImpressionStates.Key: ImpressionState] = [:]
+        var shares: [ImpressionStates.Key: ImpressionState] = Dictionary(minimumCapacity: batch.impressions.count)
         for fact in batch.impressions {
-            let entry = batch.entries[fact.entry]
-            if stored[entry.family]?.contains(Bytewise(entry.key)) == true { continue }
-            shares[fact.key] = shares[fact.key, default: ImpressionState()].merging(fact.share)
+            if Self.isStored(fact.entry, of: batch, in: stored) { continue }
+            if let index = shares.index(forKey: fact.key) {
+                shares.values[index] = shares.values[index].merging(fact.share)
+            } else {
+                shares[fact.key] = fact.share
+            }
         }
         return shares
     }
@@ -194,19 +197,26 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     /// with the pair's first so far, so any second user is found).
     private func pairShares(_ batch: ClickHouseBatch, skipping stored: [EventFamily: Set<Bytewise<String>>])
         -> (shares: [ExposurePairs.Key: ExposurePairs.First], shared: Set<ExposurePairs.Key>) {
-        var shares: [ExposurePairs.Key: ExposurePairs.First] = [:]
+        var shares: [ExposurePairs.Key: ExposurePairs.First] = Dictionary(minimumCapacity: batch.pairs.count)
         var shared: Set<ExposurePairs.Key> = []
         for fact in batch.pairs {
-            let entry = batch.entries[fact.entry]
-            if stored[entry.family]?.contains(Bytewise(entry.key)) == true { continue }
-            if let share = shares[fact.key] {
+            if Self.isStored(fact.entry, of: batch, in: stored) { continue }
+            if let index = shares.index(forKey: fact.key) {
+                let share = shares.values[index]
                 if !share.user.hasSameBytes(as: fact.share.user) { shared.insert(fact.key) }
-                shares[fact.key] = share.merging(fact.share)
+                shares.values[index] = share.merging(fact.share)
             } else {
                 shares[fact.key] = fact.share
             }
         }
         return (shares, shared)
+    }
+
+    /// Whether the batch's event at `index` of its entries is among the `stored` keys.
+    private static func isStored(_ index: Int, of batch: ClickHouseBatch, in stored: [EventFamily: Set<Bytewise<String>>]) -> Bool {
+        guard !stored.isEmpty else { return false }
+        let entry = batch.entries[index]
+        return stored[entry.family]?.contains(Bytewise(entry.key)) == true
     }
 
     /// Inserts the rows of `ImpressionStates` or `ExposurePairs` into `table`. An insert sent

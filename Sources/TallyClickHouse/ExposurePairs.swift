@@ -39,9 +39,26 @@ enum ExposurePairs {
 
     /// A group of `exposures --by`, as `exposure_groups` keys it.
     struct Group: Hashable {
-        var dimension: String
+        var dimension: Dimension
         @Bytewise var value: String
         var missing: Bool
+    }
+
+    /// An `exposures --by` dimension; its raw value is the `delta_dimension` text.
+    enum Dimension: String {
+        case day, page, item, model, position
+    }
+
+    /// The change a batch brings to one group's counts.
+    struct Change: Equatable {
+        var exposures = 0
+        var duplicates = 0
+
+        /// Adds (`sign` 1) or removes (`sign` -1) a pair of `events` exposure events.
+        mutating func add(_ sign: Int, events: Int) {
+            exposures += sign
+            duplicates += sign * (events - 1)
+        }
     }
 
     static let table = "exposure_pairs"
@@ -64,29 +81,30 @@ enum ExposurePairs {
         let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user of the pair's first exposure and written under that user's
         // id, so that on a cluster they reach the shard of the pair row they come from.
-        var deltas: [Owned: (exposures: Int, duplicates: Int)] = [:]
+        // Most pairs are new and each has an item of its own: about one change per pair.
+        var deltas: [Owned: Change] = Dictionary(minimumCapacity: incoming.count + incoming.count / 4)
         var moved = false
         var sharedByUser: [Bytewise<String>: Int] = [:]
-        func contribute(_ sign: Int, _ first: First, item: String) {
-            for group in first.groups(item: item) {
-                let owned = Owned(user: first.user, group: group)
-                deltas[owned, default: (0, 0)].exposures += sign
-                deltas[owned, default: (0, 0)].duplicates += sign * (first.events - 1)
+        func contribute(_ sign: Int, _ groups: [Group], user: String, events: Int) {
+            for group in groups {
+                deltas[Owned(user: user, group: group), default: Change()].add(sign, events: events)
             }
         }
         for (key, batch) in incoming {
             let old = before[key]
             let new = old?.merging(batch) ?? batch
             write(key, kind: 0, new, to: &out)
+            let groups = new.groups(item: key.item)
             if let old {
-                contribute(-1, old, item: key.item)
-                moved = moved || old.groups(item: key.item) != new.groups(item: key.item) || !old.user.hasSameBytes(as: new.user)
+                let oldGroups = old.groups(item: key.item)
+                contribute(-1, oldGroups, user: old.user, events: old.events)
+                moved = moved || oldGroups != groups || !old.user.hasSameBytes(as: new.user)
             }
             if shared.contains(key) || old.map({ !$0.user.hasSameBytes(as: batch.user) }) == true { sharedByUser[Bytewise(new.user), default: 0] += 1 }
-            contribute(1, new, item: key.item)
+            contribute(1, groups, user: new.user, events: new.events)
         }
         let none = Key(pageInstance: "", item: "")
-        for (owned, change) in deltas where change != (0, 0) {
+        for (owned, change) in deltas where change != Change() {
             write(none, kind: 1, nil, owned.group, user: owned.user, exposures: change.exposures, duplicates: change.duplicates,
                   to: &out)
         }
@@ -113,7 +131,7 @@ enum ExposurePairs {
         out.number(Int64(first?.feedPosition ?? 0))
         out.number(Int64(first != nil && first?.feedPosition == nil ? 1 : 0))
         out.number(Int64(first?.events ?? 0))
-        out.text(group?.dimension ?? "")
+        out.text(group?.dimension.rawValue ?? "")
         out.text(group?.value ?? "")
         out.number(Int64(group?.missing == true ? 1 : 0))
         out.number(Int64(exposures))
@@ -124,7 +142,7 @@ enum ExposurePairs {
     /// The stored pairs among `keys` (the row with the most events of each): one query, the keys
     /// travelling as external data.
     private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: First] {
-        let lookup = RowWriter(rows: keys.map { [$0.pageInstance, $0.item] })
+        let lookup = RowWriter(rowsOf: keys) { ($0.pageInstance, $0.item) }
         let result = try client.query("""
             SELECT page_instance_id, item_id, first_ts, first_key, user_id, toString(local_date), page_id, page_null,
                    model_info, model_null, feed_position, position_null, events
@@ -147,10 +165,10 @@ enum ExposurePairs {
 extension FirstExposure {
     /// The pair's group in each dimension: `exposures --by` name, value and whether it is missing.
     func groups(item: String) -> [ExposurePairs.Group] {
-        [ExposurePairs.Group(dimension: "day", value: localDate, missing: false),
-         ExposurePairs.Group(dimension: "page", value: pageId ?? "", missing: pageId == nil),
-         ExposurePairs.Group(dimension: "item", value: item, missing: false),
-         ExposurePairs.Group(dimension: "model", value: modelInfo ?? "", missing: modelInfo == nil),
-         ExposurePairs.Group(dimension: "position", value: feedPosition.map(String.init) ?? "", missing: feedPosition == nil)]
+        [ExposurePairs.Group(dimension: .day, value: localDate, missing: false),
+         ExposurePairs.Group(dimension: .page, value: pageId ?? "", missing: pageId == nil),
+         ExposurePairs.Group(dimension: .item, value: item, missing: false),
+         ExposurePairs.Group(dimension: .model, value: modelInfo ?? "", missing: modelInfo == nil),
+         ExposurePairs.Group(dimension: .position, value: feedPosition.map(String.init) ?? "", missing: feedPosition == nil)]
     }
 }

@@ -45,7 +45,7 @@ enum ImpressionStates {
         for (key, batch) in incoming {
             let old = before[key] ?? ImpressionState()
             let new = old.merging(batch)
-            for group in new.exposureGroups.subtracting(old.exposureGroups) {
+            for group in new.exposureGroups where !old.exposureGroups.contains(group) {
                 write(key, kind: 0, group, to: &out)
                 reactionFields(to: &out)
                 changes(to: &out)
@@ -56,8 +56,11 @@ enum ImpressionStates {
                                reason: reaction.reason, to: &out)
                 changes(to: &out)
             }
-            old.contribute(-1, to: &deltasByUser[Bytewise(key.user), default: DislikeDeltas()])
-            new.contribute(1, to: &deltasByUser[Bytewise(key.user), default: DislikeDeltas()])
+            func replace(_ deltas: inout DislikeDeltas) {
+                old.contribute(-1, to: &deltas)
+                new.contribute(1, to: &deltas)
+            }
+            replace(&deltasByUser[Bytewise(key.user), default: DislikeDeltas()])
         }
         for (user, deltas) in deltasByUser {
             let owner = Key(user: user.wrappedValue, impression: "")
@@ -83,7 +86,7 @@ enum ImpressionStates {
 
     /// The stored states of `keys`: one query, the keys travelling as external data.
     private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: ImpressionState] {
-        let lookup = RowWriter(rows: keys.map { [$0.user, $0.impression] })
+        let lookup = RowWriter(rowsOf: keys) { ($0.user, $0.impression) }
         let result = try client.query("""
             SELECT user_id, impression_id, kind, model_info, model_null, feed_position, position_null,
                    ts_ms, reaction_key, feedback_type, reason, reason_null

@@ -15,10 +15,14 @@ struct RowWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Rows of text fields, such as the keys of a lookup's external table.
-    init(rows: [[String]]) {
-        for row in rows {
-            for field in row { text(field) }
+    /// A row of two text fields per element of `items`, such as the keys of a lookup's external
+    /// table.
+    init<Items: Collection>(rowsOf items: Items, fields: (Items.Element) -> (String, String)) {
+        bytes.reserveCapacity(items.count * 64)
+        for item in items {
+            let (first, second) = fields(item)
+            text(first)
+            text(second)
             endRow()
         }
     }
@@ -131,10 +135,21 @@ struct RowWriter {
     private mutating func escape(_ value: String, quote: Bool) {
         var value = value
         value.withUTF8 { utf8 in
-            var clean = utf8.startIndex
-            for index in utf8.indices {
+            var clean = 0
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time while none of them may need an escape (the most fields).
+                if index + 8 <= utf8.count,
+                   !Self.mayNeedEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let byte = utf8[index]
+                index += 1
+                // Every byte that needs an escape is at most `'` or is a backslash: most bytes stop here.
+                guard byte <= UInt8(ascii: "'") || byte == UInt8(ascii: "\\") else { continue }
                 let escaped: UInt8
-                switch utf8[index] {
+                switch byte {
                 case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
                 case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
                 case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
@@ -143,12 +158,24 @@ struct RowWriter {
                 case UInt8(ascii: "'") where quote: escaped = UInt8(ascii: "'")
                 default: continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index - 1]))
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(escaped)
-                clean = index + 1
+                clean = index
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
+    }
+
+    /// Whether any of the eight bytes of `word` is below `(` (the control characters, NUL and
+    /// `'` among them) or is a backslash: the bytes `escape` may have to escape. Exact for the bytes
+    /// of UTF-8 (a byte of 0x80 or more never counts).
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x28) & ~word & highs
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let backslash = (backslashes &- ones) & ~backslashes & highs
+        return below | backslash != 0
     }
 }

@@ -93,21 +93,32 @@ public struct JSONObjectView {
 // MARK: - Every member
 
 extension JSONObjectView {
+    /// Up to how many members `forEachMember` finds repeated keys by comparing every pair.
+    static let pairwiseKeyLimit = 16
+
     /// Calls `body` with every member's decoded key and value, in input order; a repeated key
     /// (the same bytes) comes once, with its last value (as `self[key]` reads it).
     public func forEachMember(_ body: (String, JSONValueView) throws -> Void) rethrows {
-        var lastIndex: [Bytewise<String>: Int] = [:]
         var keys: [String] = []
         keys.reserveCapacity(table.count)
         for index in 0..<table.count {
             let member = table[index]
-            let key = member.keyEscaped
+            keys.append(member.keyEscaped
                 ? decodedKey(member)
-                : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[member.keyStart..<member.keyStart + member.keyLength]), as: UTF8.self)
-            keys.append(key)
-            lastIndex[Bytewise(key)] = index
+                : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[member.keyStart..<member.keyStart + member.keyLength]), as: UTF8.self))
         }
-        for index in 0..<table.count where lastIndex[Bytewise(keys[index])] == index {
+        // A small object (the most) compares its keys pairwise rather than hashing them.
+        var lastIndex: [Bytewise<String>: Int] = [:]
+        if keys.count > Self.pairwiseKeyLimit {
+            for (index, key) in keys.enumerated() { lastIndex[Bytewise(key)] = index }
+        }
+        func isLast(_ index: Int) -> Bool {
+            guard keys.count > Self.pairwiseKeyLimit else {
+                return !keys[(index + 1)...].contains { $0.hasSameBytes(as: keys[index]) }
+            }
+            return lastIndex[Bytewise(keys[index])] == index
+        }
+        for index in 0..<table.count where isLast(index) {
             let member = table[index]
             try body(keys[index], JSONValueView(bytes: bytes, kind: member.kind, flags: member.valueFlags,
                                                 range: member.valueStart..<member.valueEnd))

@@ -1,4 +1,4 @@
-import TallyClickHouse
+@testable import TallyClickHouse
 import TallyEvents
 import TallyIngest
 import TallyQuery
@@ -9,6 +9,29 @@ import XCTest
 /// returns, backslashes, quotes and NUL, property arrays holding quotes and separators, absent
 /// values (NULL) and numbers read back exactly as they were sent.
 final class TabSeparatedRowTests: XCTestCase {
+    /// The writer skips clean text eight bytes at a time: a byte to escape is found wherever it
+    /// is, next to multi-byte UTF-8 or not, in fields and in quoted array elements.
+    func testEveryByteToEscapeIsFoundAtEveryPlace() {
+        let escapes: [(Character, String)] = [("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r"), ("\\", "\\\\"), ("\0", "\\0"), ("'", "'")]
+        for filler in ["a", "线", "(", "&"] {
+            for length in [1, 7, 8, 9, 15, 16, 17, 25] {
+                for place in 0..<length {
+                    for (byte, escaped) in escapes {
+                        let head = String(repeating: filler, count: place)
+                        let tail = String(repeating: filler, count: length - place - 1)
+                        var row = RowWriter()
+                        row.text(head + String(byte) + tail)
+                        row.texts([head + String(byte) + tail])
+                        row.endRow()
+                        let quoted = byte == "'" ? "\\'" : escaped
+                        XCTAssertEqual(String(decoding: row.bytes, as: UTF8.self),
+                                       head + escaped + tail + "\t['" + head + quoted + tail + "']\n", "\(filler) \(length) \(place)")
+                    }
+                }
+            }
+        }
+    }
+
     func testEscapedTextArraysAndNullsReadBackUnchanged() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }

@@ -3,6 +3,18 @@ import TallyEvents
 
 @Suite("JSONScanner accessors")
 struct JSONScannerAccessorTests {
+    @Test("lists every member once, a repeated key with its last value, in small and large objects", arguments: [3, 16, 17, 40])
+    func membersOnce(_ size: Int) {
+        let members = (0..<size).map { #""k\#($0 % (size / 2 + 1))":\#($0)"# } + [#""\u006b0":"last""#]
+        let listed = ScannedJSON.withObject("{" + members.joined(separator: ",") + "}") { object in
+            var found: [String] = []
+            object.forEachMember { key, value in found.append(key + "=" + value.rawText) }
+            return found
+        }
+        let kept = (0..<size).filter { $0 + size / 2 + 1 >= size && $0 % (size / 2 + 1) != 0 }.map { "k\($0 % (size / 2 + 1))=\($0)" }
+        #expect(listed == kept + [#"k0="last""#])
+    }
+
     @Test("decodes strings with and without escapes")
     func strings() {
         #expect(ScannedJSON.withValue("\"plain\"") { $0.string } == "plain")
