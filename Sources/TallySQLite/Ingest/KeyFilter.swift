@@ -1,10 +1,10 @@
-/// A Bloom filter over the settled idempotency keys (`event_keys`): says "not stored" for most
-/// keys that are not, and never for a key that is, so that a new key costs no read of the
-/// settled run at all (`EventWriter.claim`). Sized at `bitsPerKey` bits for each key it was made
-/// for, with `hashes` probes: about 1 in 120 new keys is probed in vain once it is full, far
-/// fewer before. The bits are stored with the store (`event_key_filter`), so every process
-/// reads the same filter; its hashing (FNV-1a, then a 64-bit finalizer) does not depend on the
-/// process or the platform.
+/// A Bloom filter over the keys of a settled run (`event_keys` for `KeyRuns`, each family's
+/// settled tables for `StateRuns`): says "not stored" for most keys that are not, and never for a
+/// key that is, so that a new key costs no read of the settled run at all (`EventWriter.claim`).
+/// Sized at `bitsPerKey` bits for each key it was made for, with `hashes` probes: about 1 in 120
+/// new keys is probed in vain once it is full, far fewer before. The bits are stored with the
+/// store (`event_key_filter`, `state_run_filters`), so every process reads the same filter; its
+/// hashing (FNV-1a, then a 64-bit finalizer) does not depend on the process or the platform.
 struct KeyFilter {
     /// Bits per key the filter is made for.
     static let bitsPerKey = 10
