@@ -68,12 +68,14 @@ final class ExposureRollupWriter {
             """)
     }
 
-    func write(_ batch: RollupBatch) throws {
+    /// Writes the batch's pairs; returns those it found stored, as they were before it.
+    func write(_ batch: RollupBatch) throws -> [PageItem: RollupBatch.FirstExposure] {
         try checkKnown()
         var deltas = ExposureDeltas()
         var joined: [ExposureDeltas.Member] = []
         var left: Set<ExposureDeltas.Member> = []
         var storedBefore: [PageItem: StateRuns.Run] = [:]
+        var found: [PageItem: RollupBatch.FirstExposure] = [:]
         for (key, incoming) in batch.firstExposures {
             if runs.mayBeSettled(key.pageInstance, key.item), try stored(key, in: .settled) != nil {
                 storedBefore[key] = .settled
@@ -88,7 +90,8 @@ final class ExposureRollupWriter {
                 try join(member, into: &joined)
             }
         } else {
-            try contribute(batch.firstExposures, storedBefore: storedBefore, to: &deltas, joined: &joined, left: &left)
+            try contribute(batch.firstExposures, storedBefore: storedBefore, to: &deltas, joined: &joined, left: &left,
+                           found: &found)
         }
         for member in joined {
             deltas.groups[member.group, default: ExposureDeltas.Counters()].count(member.kind, 1)
@@ -110,20 +113,23 @@ final class ExposureRollupWriter {
             addGroup.bind(Int64(counters.uniqueUsers), at: 6)
             try addGroup.run()
         }
+        return found
     }
 
     /// Adds each pair's contribution to `deltas`: a new pair's as it is, a pair of
     /// `storedBefore` merged with what is stored (saved again, its old contribution taken back,
-    /// the members of groups it leaves put in `left`); members that join go to `joined`.
+    /// the members of groups it leaves put in `left`, what was stored in `found`); members that
+    /// join go to `joined`.
     private func contribute(_ pairs: [PageItem: FirstExposure], storedBefore: [PageItem: StateRuns.Run],
                             to deltas: inout ExposureDeltas, joined: inout [ExposureDeltas.Member],
-                            left: inout Set<ExposureDeltas.Member>) throws {
+                            left: inout Set<ExposureDeltas.Member>, found: inout [PageItem: FirstExposure]) throws {
         for (key, incoming) in pairs {
             guard let run = storedBefore[key] else {
                 try PairState(first: incoming, item: key.item).contribute(1, to: &deltas) { try join($0, into: &joined) }
                 continue
             }
             guard let before = try stored(key, in: run) else { continue }
+            found[key] = before.first
             let after = PairState(first: before.first.merging(incoming), item: key.item)
             try save(key, after.first, with: saveFirst[run.rawValue])
             var leaving: Set<ExposureDeltas.Member> = []

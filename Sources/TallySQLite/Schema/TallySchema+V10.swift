@@ -1,0 +1,91 @@
+import TallyIngest
+
+extension TallySchema {
+    /// Version 10: the rollups of the filtered exposure counts (`ExposureSliceWriter`), so that
+    /// `exposures` with `--from/--to/--platform/--app-version` reads the exposures of the kept
+    /// local dates, platforms and app versions instead of ranking every exposure event. Existing
+    /// stores are filled from their events by `fillExposureSlices`.
+    static let v10 = """
+    -- Exposure counts per local date, platform, app version and the first event's page, model,
+    -- position, item and user, of the (page instance, item) pairs whose events all lie in that
+    -- one slice: `exposures` such pairs and `duplicates` their further events. A missing value
+    -- is the empty blob. Keyed by date first, so that a day's pairs land at the table's end.
+    CREATE TABLE exposure_slices (
+        local_date    TEXT NOT NULL,
+        platform      NOT NULL,
+        app_version   NOT NULL,
+        page_id       NOT NULL,
+        model_info    NOT NULL,
+        feed_position NOT NULL,
+        item_id       TEXT NOT NULL,
+        user_id       TEXT NOT NULL,
+        exposures     INTEGER NOT NULL,
+        duplicates    INTEGER NOT NULL,
+        PRIMARY KEY (local_date, platform, app_version, page_id, model_info, feed_position, item_id, user_id)
+    ) WITHOUT ROWID;
+
+    -- The pairs whose events lie in several slices, a row per (pair, slice): the slice's
+    -- earliest event (`first_ts`, `first_key`, its user and groups) and how many events it has.
+    CREATE TABLE spanning_exposure_slices (
+        page_instance_id TEXT NOT NULL,
+        item_id          TEXT NOT NULL,
+        local_date       TEXT NOT NULL,
+        platform         TEXT,
+        app_version      TEXT,
+        first_ts         INTEGER NOT NULL,
+        first_key        TEXT NOT NULL,
+        user_id          TEXT NOT NULL,
+        page_id          TEXT,
+        model_info       TEXT,
+        feed_position    INTEGER,
+        events           INTEGER NOT NULL
+    );
+    CREATE INDEX spanning_exposure_slices_pair ON spanning_exposure_slices (page_instance_id, item_id);
+    """
+
+    /// Pairs written in one batch of `fillExposureSlices`; the fill holds that batch, the page
+    /// cache, a hash per pair in its first pass and the pairs of several events.
+    static let exposureFillBatch = 50_000
+
+    /// Fills the version 10 rollups from the stored exposure events, as the ingest would have, in
+    /// two passes over them and with memory for the pairs of several events only: the first
+    /// pass finds the hashes of the pairs seen more than once; the second writes every other
+    /// pair (one event each) in batches as it goes, and keeps those pairs whole to the end. A
+    /// pair of one event whose hash collides with another's is merely kept to the end too.
+    @Sendable static func fillExposureSlices(_ db: Database) throws {
+        let pairs = try db.prepare("SELECT page_instance_id, item_id FROM exposure_events")
+        var seen = Set<Int>(), repeated = Set<Int>()
+        while try pairs.step() {
+            let hash = PageItem(pageInstance: pairs.text(0) ?? "", item: pairs.text(1) ?? "").hashValue
+            if !seen.insert(hash).inserted { repeated.insert(hash) }
+        }
+        seen = []
+        let writer = try ExposureSliceWriter(database: db)
+        var batch = RollupBatch(), several = RollupBatch()
+        let events = try db.prepare("""
+            SELECT page_instance_id, item_id, local_date, platform, app_version, ts_ms, event_id, user_id, page_id,
+                   model_info, feed_position
+            FROM exposure_events
+            """)
+        while try events.step() {
+            let r = events
+            let pair = PageItem(pageInstance: r.text(0) ?? "", item: r.text(1) ?? "")
+            let localDate = r.text(2) ?? ""
+            let first = FirstExposure(order: OrderKey(timestampMs: r.int64(5), sequence: 0, key: r.text(6) ?? ""),
+                                      user: r.text(7) ?? "", localDate: localDate, pageId: r.text(8), modelInfo: r.text(9),
+                                      feedPosition: r.isNull(10) ? nil : r.int(10), events: 1)
+            let slice = ImpressionSlices.Slice(localDate: localDate, platform: r.text(3), appVersion: r.text(4))
+            if repeated.contains(pair.hashValue) {
+                several.addExposure(pair, first, at: slice)
+                continue
+            }
+            batch.addExposure(pair, first, at: slice)
+            if batch.firstExposures.count == exposureFillBatch {
+                try writer.write(batch, storedBefore: [:])
+                batch = RollupBatch()
+            }
+        }
+        try writer.write(batch, storedBefore: [:])
+        try writer.write(several, storedBefore: [:])
+    }
+}
