@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import TallyQuery
 @testable import TallySQLite
@@ -145,14 +146,53 @@ final class ExposureSliceTests: XCTestCase {
         XCTAssertEqual(try sliceRows(settling.database), try sliceRows(together.database))
     }
 
+    /// An earlier event of a stored pair of one slice finds the pair's slice in `exposure_firsts`:
+    /// the ingest steps through no table (reading the pair's first event back from
+    /// `exposure_events`, which has no index on the event id, was a pass over every exposure).
+    func testALateEventOfAStoredPairReadsNoWholeTable() throws {
+        let store = try EventStore(path: directory.appendingPathComponent("late.sqlite").path)
+        func exposure(_ id: String, pair: Int, ts: Int64) -> String {
+            #"{"eventId":"\#(id)","eventType":"exposure","userId":"u1","platform":"ios","appVersion":"2.0","pageId":"home","pageInstanceId":"p\#(pair)","itemId":"i\#(pair)","clientTimestampMs":\#(ts),"clientTimezoneOffsetMinutes":0}"#
+        }
+        let start: Int64 = 1_790_000_000_000
+        try Ingestor(store: store).store(lines: (0..<200).map { exposure("later-\($0)", pair: $0, ts: start + 60_000) })
+        let before = try sliceRows(store.database)
+        let ingestor = try Ingestor(store: store)
+        try ingestor.store(lines: (0..<5).map { exposure("earlier-\($0)", pair: $0, ts: start) })
+        var scanned: Int32 = 0
+        var statement = sqlite3_next_stmt(store.database.handle, nil)
+        while let current = statement {
+            scanned += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_FULLSCAN_STEP, 0)
+            statement = sqlite3_next_stmt(store.database.handle, current)
+        }
+        withExtendedLifetime(ingestor) {
+            XCTAssertEqual(scanned, 0, "steps of whole-table passes while storing 5 earlier events of stored pairs")
+        }
+        XCTAssertEqual(try store.database.scalarInt("SELECT sum(duplicates) FROM exposure_slices"), 5)
+        XCTAssertEqual(try sliceRows(store.database).count, before.count)
+    }
+
+    /// Takes `db` back to schema version 9: no exposure slices, no platform and app version in
+    /// `exposure_firsts`.
+    static func undoExposureSlices(_ db: Database) throws {
+        try db.execute("""
+            DROP VIEW exposure_firsts; DROP TABLE exposure_slices; DROP TABLE spanning_exposure_slices;
+            ALTER TABLE exposure_firsts_settled DROP COLUMN platform; ALTER TABLE exposure_firsts_settled DROP COLUMN app_version;
+            ALTER TABLE exposure_firsts_recent DROP COLUMN platform; ALTER TABLE exposure_firsts_recent DROP COLUMN app_version;
+            CREATE VIEW exposure_firsts AS SELECT * FROM exposure_firsts_settled UNION ALL SELECT * FROM exposure_firsts_recent;
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v10-%';
+            """)
+    }
+
     func testAStoreWithoutTheSliceRowsFillsThemFromItsEvents() throws {
         let store = try exposureStore("v7.sqlite")
         let ingested = try sliceRows(store.database)
+        let pairs = try store.database.prepare("SELECT * FROM exposure_firsts ORDER BY page_instance_id, item_id").allRows()
         XCTAssertFalse(ingested.isEmpty)
-        try store.database.execute("""
-            DROP TABLE exposure_slices; DROP TABLE spanning_exposure_slices;
-            DELETE FROM tally_migrations WHERE identifier LIKE 'v10-%';
-            """)
-        XCTAssertEqual(try sliceRows(EventStore(path: store.database.path).database), ingested)
+        XCTAssertGreaterThan(try store.database.scalarInt("SELECT count(*) FROM exposure_firsts WHERE platform IS NOT NULL") ?? 0, 100)
+        try Self.undoExposureSlices(store.database)
+        let upgraded = try EventStore(path: store.database.path).database
+        XCTAssertEqual(try sliceRows(upgraded), ingested)
+        XCTAssertEqual(try upgraded.prepare("SELECT * FROM exposure_firsts ORDER BY page_instance_id, item_id").allRows(), pairs)
     }
 }

@@ -42,13 +42,14 @@ final class ExposureRollupWriter {
         let tables = [StateRuns.Run.recent, .settled].map { runs.name(0, $0) }
         readFirst = try tables.map {
             try db.prepare("""
-                SELECT first_ts, first_seq, first_key, user_id, local_date, page_id, model_info, feed_position, events
+                SELECT first_ts, first_seq, first_key, user_id, local_date, page_id, model_info, feed_position, events,
+                       platform, app_version
                 FROM \($0) WHERE page_instance_id = ? AND item_id = ?
                 """)
         }
         let firstColumns = """
-            (page_instance_id, item_id, first_ts, first_seq, first_key, user_id,
-                local_date, page_id, model_info, feed_position, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            (page_instance_id, item_id, first_ts, first_seq, first_key, user_id, local_date, page_id, model_info,
+                feed_position, events, platform, app_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         insertFirst = try db.prepare("INSERT INTO \(tables[0]) \(firstColumns) ON CONFLICT (page_instance_id, item_id) DO NOTHING")
         saveFirst = try tables.map { try db.prepare("INSERT OR REPLACE INTO \($0) \(firstColumns)") }
@@ -217,6 +218,8 @@ final class ExposureRollupWriter {
         statement.bind(first.modelInfo, at: 9)
         statement.bind(first.feedPosition.map(Int64.init), at: 10)
         statement.bind(Int64(first.events), at: 11)
+        statement.bind(first.platform, at: 12)
+        statement.bind(first.appVersion, at: 13)
         try statement.run()
         return database.changes == 1
     }
@@ -231,6 +234,6 @@ final class ExposureRollupWriter {
         return PairState(first: RollupBatch.FirstExposure(
             order: OrderKey(timestampMs: r.int64(0), sequence: r.int64(1), key: r.text(2) ?? ""), user: r.text(3) ?? "",
             localDate: r.text(4) ?? "", pageId: r.text(5), modelInfo: r.text(6), feedPosition: r.isNull(7) ? nil : r.int(7),
-            events: r.int(8)), item: key.item)
+            platform: r.text(9), appVersion: r.text(10), events: r.int(8)), item: key.item)
     }
 }

@@ -9,15 +9,15 @@ import TallyIngest
 ///
 /// A new pair costs one upsert, at the table's end when its day is recent. A pair the
 /// batch found stored (`ExposureRollupWriter` says which, with what was stored: a late event of
-/// the pair, rare) is read back: its rows in `spanning_exposure_slices`, else its one slice, that
-/// of its stored first event; its share is taken back and the merged pair's added.
+/// the pair) is read back: its rows in `spanning_exposure_slices`, else its one slice, that of
+/// its stored first event (kept in `exposure_firsts` with the pair); its share is taken back and
+/// the merged pair's added. No statement reads the exposure events.
 final class ExposureSliceWriter {
     private let addCell: Statement
     private let dropEmptyCell: Statement
     private let readSpanning: Statement
     private let deleteSpanning: Statement
     private let insertSpanning: Statement
-    private let readEventSlice: Statement
 
     init(database db: Database) throws {
         let cellKey = "local_date, platform, app_version, page_id, model_info, feed_position, item_id, user_id"
@@ -41,7 +41,6 @@ final class ExposureSliceWriter {
             INSERT INTO spanning_exposure_slices (page_instance_id, item_id, \(spanningColumns))
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        readEventSlice = try db.prepare("SELECT platform, app_version FROM exposure_events WHERE event_id = ?")
     }
 
     /// Writes the batch's pairs; `storedBefore` holds those it found stored, as they were before it.
@@ -65,7 +64,8 @@ final class ExposureSliceWriter {
             }
             var stored = try spanning(pair)
             if stored.isEmpty {
-                let slice = try self.slice(of: before)
+                let slice = ImpressionSlices.Slice(localDate: before.localDate, platform: before.platform,
+                                                   appVersion: before.appVersion)
                 try count(before, item: pair.item, at: slice, -1)
                 stored = [slice: before]
             } else {
@@ -115,16 +115,6 @@ final class ExposureSliceWriter {
         }
     }
 
-    /// The slice of a pair stored with one: that of its first event.
-    private func slice(of first: FirstExposure) throws -> ImpressionSlices.Slice {
-        readEventSlice.bind(first.order.key, at: 1)
-        defer { readEventSlice.reset() }
-        guard try readEventSlice.step() else {
-            throw StoreError.damagedStore(detail: "exposure_firsts names the first event \(first.order.key), which exposure_events lacks")
-        }
-        return ImpressionSlices.Slice(localDate: first.localDate, platform: readEventSlice.text(0), appVersion: readEventSlice.text(1))
-    }
-
     /// What `spanning_exposure_slices` holds of `pair`, per slice (empty when it holds nothing).
     private func spanning(_ pair: PageItem) throws -> [ImpressionSlices.Slice: FirstExposure] {
         var bySlice: [ImpressionSlices.Slice: FirstExposure] = [:]
@@ -135,7 +125,8 @@ final class ExposureSliceWriter {
             let slice = ImpressionSlices.Slice(localDate: r.text(0) ?? "", platform: r.text(1), appVersion: r.text(2))
             bySlice[slice] = FirstExposure(order: OrderKey(timestampMs: r.int64(3), sequence: 0, key: r.text(4) ?? ""),
                                            user: r.text(5) ?? "", localDate: slice.localDate, pageId: r.text(6),
-                                           modelInfo: r.text(7), feedPosition: r.isNull(8) ? nil : r.int(8), events: r.int(9))
+                                           modelInfo: r.text(7), feedPosition: r.isNull(8) ? nil : r.int(8),
+                                           platform: slice.platform, appVersion: slice.appVersion, events: r.int(9))
         }
         return bySlice
     }

@@ -166,7 +166,8 @@ struct RollupBatch {
         let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
         addExposure(PageItem(pageInstance: event.pageInstanceId, item: event.itemId),
                     FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
-                                  modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 1),
+                                  modelInfo: event.modelInfo, feedPosition: event.feedPosition,
+                                  platform: event.common.platform, appVersion: event.common.appVersion, events: 1),
                     at: ImpressionSlices.Slice(localDate: localDate, platform: event.common.platform,
                                                appVersion: event.common.appVersion))
     }

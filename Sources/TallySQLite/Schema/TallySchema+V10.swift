@@ -5,7 +5,19 @@ extension TallySchema {
     /// `exposures` with `--from/--to/--platform/--app-version` reads the exposures of the kept
     /// local dates, platforms and app versions instead of ranking every exposure event. Existing
     /// stores are filled from their events by `fillExposureSlices`.
+    ///
+    /// `exposure_firsts` keeps its first event's platform and app version beside its local date,
+    /// so that a late event of a stored pair finds the pair's slice without reading the events.
     static let v10 = """
+    ALTER TABLE exposure_firsts_settled ADD COLUMN platform TEXT;
+    ALTER TABLE exposure_firsts_settled ADD COLUMN app_version TEXT;
+    ALTER TABLE exposure_firsts_recent ADD COLUMN platform TEXT;
+    ALTER TABLE exposure_firsts_recent ADD COLUMN app_version TEXT;
+    UPDATE exposure_firsts_settled AS f SET platform = e.platform, app_version = e.app_version
+        FROM exposure_events AS e WHERE e.event_id = f.first_key;
+    UPDATE exposure_firsts_recent AS f SET platform = e.platform, app_version = e.app_version
+        FROM exposure_events AS e WHERE e.event_id = f.first_key;
+
     -- Exposure counts per local date, platform, app version and the first event's page, model,
     -- position, item and user, of the (page instance, item) pairs whose events all lie in that
     -- one slice: `exposures` such pairs and `duplicates` their further events. A missing value
@@ -73,7 +85,8 @@ extension TallySchema {
             let localDate = r.text(2) ?? ""
             let first = FirstExposure(order: OrderKey(timestampMs: r.int64(5), sequence: 0, key: r.text(6) ?? ""),
                                       user: r.text(7) ?? "", localDate: localDate, pageId: r.text(8), modelInfo: r.text(9),
-                                      feedPosition: r.isNull(10) ? nil : r.int(10), events: 1)
+                                      feedPosition: r.isNull(10) ? nil : r.int(10), platform: r.text(3),
+                                      appVersion: r.text(4), events: 1)
             let slice = ImpressionSlices.Slice(localDate: localDate, platform: r.text(3), appVersion: r.text(4))
             if repeated.contains(pair.hashValue) {
                 several.addExposure(pair, first, at: slice)
