@@ -13,10 +13,6 @@ extension TallySchema {
     ALTER TABLE exposure_firsts_settled ADD COLUMN app_version TEXT;
     ALTER TABLE exposure_firsts_recent ADD COLUMN platform TEXT;
     ALTER TABLE exposure_firsts_recent ADD COLUMN app_version TEXT;
-    UPDATE exposure_firsts_settled AS f SET platform = e.platform, app_version = e.app_version
-        FROM exposure_events AS e WHERE e.event_id = f.first_key;
-    UPDATE exposure_firsts_recent AS f SET platform = e.platform, app_version = e.app_version
-        FROM exposure_events AS e WHERE e.event_id = f.first_key;
 
     -- Exposure counts per local date, platform, app version and the first event's page, model,
     -- position, item and user, of the (page instance, item) pairs whose events all lie in that
@@ -64,6 +60,8 @@ extension TallySchema {
     /// pass finds the hashes of the pairs seen more than once; the second writes every other
     /// pair (one event each) in batches as it goes, and keeps those pairs whole to the end. A
     /// pair of one event whose hash collides with another's is merely kept to the end too.
+    /// Each pair's first event also gives its platform and app version to `exposure_firsts`
+    /// (an update by the pair's key: the events have no index on their id to join on).
     @Sendable static func fillExposureSlices(_ db: Database) throws {
         let pairs = try db.prepare("SELECT page_instance_id, item_id FROM exposure_events")
         var seen = Set<Int>(), repeated = Set<Int>()
@@ -72,6 +70,7 @@ extension TallySchema {
             if !seen.insert(hash).inserted { repeated.insert(hash) }
         }
         seen = []
+        let firsts = try FirstSliceFill(db)
         let writer = try ExposureSliceWriter(database: db)
         var batch = RollupBatch(), several = RollupBatch()
         let events = try db.prepare("""
@@ -92,6 +91,7 @@ extension TallySchema {
                 several.addExposure(pair, first, at: slice)
                 continue
             }
+            try firsts.save(pair, first)
             batch.addExposure(pair, first, at: slice)
             if batch.firstExposures.count == exposureFillBatch {
                 try writer.write(batch, storedBefore: [:])
@@ -100,5 +100,31 @@ extension TallySchema {
         }
         try writer.write(batch, storedBefore: [:])
         try writer.write(several, storedBefore: [:])
+        for (pair, first) in several.firstExposures {
+            try firsts.save(pair, first)
+        }
+    }
+
+    /// Writes a pair's first event's platform and app version into the run of `exposure_firsts`
+    /// that holds the pair.
+    private struct FirstSliceFill {
+        let updates: [Statement]
+
+        init(_ db: Database) throws {
+            updates = try ["exposure_firsts_settled", "exposure_firsts_recent"].map {
+                try db.prepare("UPDATE \($0) SET platform = ?3, app_version = ?4 WHERE page_instance_id = ?1 AND item_id = ?2")
+            }
+        }
+
+        func save(_ pair: PageItem, _ first: FirstExposure) throws {
+            guard first.platform != nil || first.appVersion != nil else { return }
+            for update in updates {
+                update.bind(pair.pageInstance, at: 1)
+                update.bind(pair.item, at: 2)
+                update.bind(first.platform, at: 3)
+                update.bind(first.appVersion, at: 4)
+                try update.run()
+            }
+        }
     }
 }
