@@ -33,6 +33,7 @@ public enum ClickHouseQueries {
         "latency_values": "ClickHouse ranks the values on the server (latency)",
         "dislike_rate_models": "ClickHouse counts the filtered rates from the feed events (dislike_rate_scan)",
         "compare_dates_models": "ClickHouse reads the models' dates from the feed events (compare_dates)",
+        "exposures_slices": "ClickHouse counts the filtered exposures from the exposure events (exposures_scan)",
     ]
 
     /// The ClickHouse queries that have no SQLite file of the same name, and why.

@@ -129,6 +129,7 @@ final class FeedSliceTests: XCTestCase {
 
     /// Takes `db` back to schema version 8: each table of `StateRuns` one table again, holding both runs.
     private func undoStateRuns(_ db: Database) throws {
+        try ExposureSliceTests.undoExposureSlices(db)
         for table in (StateRuns.exposurePairs.1 + StateRuns.impressions.1).map(\.name) {
             try db.execute("""
                 DROP VIEW \(table);

@@ -42,13 +42,14 @@ final class ExposureRollupWriter {
         let tables = [StateRuns.Run.recent, .settled].map { runs.name(0, $0) }
         readFirst = try tables.map {
             try db.prepare("""
-                SELECT first_ts, first_seq, first_key, user_id, local_date, page_id, model_info, feed_position, events
+                SELECT first_ts, first_seq, first_key, user_id, local_date, page_id, model_info, feed_position, events,
+                       platform, app_version
                 FROM \($0) WHERE page_instance_id = ? AND item_id = ?
                 """)
         }
         let firstColumns = """
-            (page_instance_id, item_id, first_ts, first_seq, first_key, user_id,
-                local_date, page_id, model_info, feed_position, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            (page_instance_id, item_id, first_ts, first_seq, first_key, user_id, local_date, page_id, model_info,
+                feed_position, events, platform, app_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         insertFirst = try db.prepare("INSERT INTO \(tables[0]) \(firstColumns) ON CONFLICT (page_instance_id, item_id) DO NOTHING")
         saveFirst = try tables.map { try db.prepare("INSERT OR REPLACE INTO \($0) \(firstColumns)") }
@@ -68,12 +69,14 @@ final class ExposureRollupWriter {
             """)
     }
 
-    func write(_ batch: RollupBatch) throws {
+    /// Writes the batch's pairs; returns those it found stored, as they were before it.
+    func write(_ batch: RollupBatch) throws -> [PageItem: RollupBatch.FirstExposure] {
         try checkKnown()
         var deltas = ExposureDeltas()
         var joined: [ExposureDeltas.Member] = []
         var left: Set<ExposureDeltas.Member> = []
         var storedBefore: [PageItem: StateRuns.Run] = [:]
+        var found: [PageItem: RollupBatch.FirstExposure] = [:]
         for (key, incoming) in batch.firstExposures {
             if runs.mayBeSettled(key.pageInstance, key.item), try stored(key, in: .settled) != nil {
                 storedBefore[key] = .settled
@@ -88,7 +91,8 @@ final class ExposureRollupWriter {
                 try join(member, into: &joined)
             }
         } else {
-            try contribute(batch.firstExposures, storedBefore: storedBefore, to: &deltas, joined: &joined, left: &left)
+            try contribute(batch.firstExposures, storedBefore: storedBefore, to: &deltas, joined: &joined, left: &left,
+                           found: &found)
         }
         for member in joined {
             deltas.groups[member.group, default: ExposureDeltas.Counters()].count(member.kind, 1)
@@ -110,20 +114,23 @@ final class ExposureRollupWriter {
             addGroup.bind(Int64(counters.uniqueUsers), at: 6)
             try addGroup.run()
         }
+        return found
     }
 
     /// Adds each pair's contribution to `deltas`: a new pair's as it is, a pair of
     /// `storedBefore` merged with what is stored (saved again, its old contribution taken back,
-    /// the members of groups it leaves put in `left`); members that join go to `joined`.
+    /// the members of groups it leaves put in `left`, what was stored in `found`); members that
+    /// join go to `joined`.
     private func contribute(_ pairs: [PageItem: FirstExposure], storedBefore: [PageItem: StateRuns.Run],
                             to deltas: inout ExposureDeltas, joined: inout [ExposureDeltas.Member],
-                            left: inout Set<ExposureDeltas.Member>) throws {
+                            left: inout Set<ExposureDeltas.Member>, found: inout [PageItem: FirstExposure]) throws {
         for (key, incoming) in pairs {
             guard let run = storedBefore[key] else {
                 try PairState(first: incoming, item: key.item).contribute(1, to: &deltas) { try join($0, into: &joined) }
                 continue
             }
             guard let before = try stored(key, in: run) else { continue }
+            found[key] = before.first
             let after = PairState(first: before.first.merging(incoming), item: key.item)
             try save(key, after.first, with: saveFirst[run.rawValue])
             var leaving: Set<ExposureDeltas.Member> = []
@@ -211,6 +218,8 @@ final class ExposureRollupWriter {
         statement.bind(first.modelInfo, at: 9)
         statement.bind(first.feedPosition.map(Int64.init), at: 10)
         statement.bind(Int64(first.events), at: 11)
+        statement.bind(first.platform, at: 12)
+        statement.bind(first.appVersion, at: 13)
         try statement.run()
         return database.changes == 1
     }
@@ -225,6 +234,6 @@ final class ExposureRollupWriter {
         return PairState(first: RollupBatch.FirstExposure(
             order: OrderKey(timestampMs: r.int64(0), sequence: r.int64(1), key: r.text(2) ?? ""), user: r.text(3) ?? "",
             localDate: r.text(4) ?? "", pageId: r.text(5), modelInfo: r.text(6), feedPosition: r.isNull(7) ? nil : r.int(7),
-            events: r.int(8)), item: key.item)
+            platform: r.text(9), appVersion: r.text(10), events: r.int(8)), item: key.item)
     }
 }

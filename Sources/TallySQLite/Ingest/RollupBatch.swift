@@ -77,6 +77,7 @@ struct RollupBatch {
     /// The (event name, local date) of the observability events.
     var eventDays: Set<EventDay> = []
     var slices = SliceBatch()
+    var exposureSlices = ExposureSliceBatch()
     /// `firstExposures` as exposure-count changes when every pair is new (`planExposures()`).
     var exposurePlan: ExposurePlan?
 
@@ -162,11 +163,24 @@ struct RollupBatch {
             impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
                                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition))
         }
-        let key = PageItem(pageInstance: event.pageInstanceId, item: event.itemId)
         let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
-        let incoming = FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
-                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition, events: 0)
-        Self.merge(incoming, into: &firstExposures[key, default: incoming])
+        addExposure(PageItem(pageInstance: event.pageInstanceId, item: event.itemId),
+                    FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,
+                                  modelInfo: event.modelInfo, feedPosition: event.feedPosition,
+                                  platform: event.common.platform, appVersion: event.common.appVersion, events: 1),
+                    at: ImpressionSlices.Slice(localDate: localDate, platform: event.common.platform,
+                                               appVersion: event.common.appVersion))
+    }
+
+    /// Merges in one exposure event of `pair` (`event`, with `events` 1) in `slice`: the pair's
+    /// first exposure and its slices.
+    mutating func addExposure(_ pair: PageItem, _ event: FirstExposure, at slice: ImpressionSlices.Slice) {
+        if !exposureSlices.add(pair, at: slice, event), let sofar = firstExposures[pair] {
+            exposureSlices.spread(pair, at: slice, event, sofar: sofar)
+        }
+        var incoming = event
+        incoming.events = 0
+        Self.merge(incoming, into: &firstExposures[pair, default: incoming])
     }
 
     /// The feed filters' slice of an event and its model.

@@ -2,7 +2,7 @@ import TallyIngest
 
 /// Writes a `RollupBatch` into the rollup tables with upserts that merge it into what is stored:
 /// sums add up, "newest" fields move only for a later ordering key; the feed's rollups are
-/// written by `FeedRollupWriter`, `ExposureRollupWriter` and `ImpressionSliceWriter`.
+/// written by `FeedRollupWriter`, `ExposureRollupWriter`, `ExposureSliceWriter` and `ImpressionSliceWriter`.
 final class RollupWriter {
     private let daily: Statement
     private let dailyAll: Statement
@@ -12,6 +12,7 @@ final class RollupWriter {
     private let eventDays: Statement
     private let feed: FeedRollupWriter
     private let exposures: ExposureRollupWriter
+    private let exposureSlices: ExposureSliceWriter
     private let slices: ImpressionSliceWriter
     /// The runs of the feed's state keyed by random ids (`StateRuns`).
     let stateRuns: [StateRuns]
@@ -75,6 +76,7 @@ final class RollupWriter {
         stateRuns = [pairs, impressions]
         feed = try FeedRollupWriter(database: db, runs: impressions)
         exposures = try ExposureRollupWriter(database: db, runs: pairs)
+        exposureSlices = try ExposureSliceWriter(database: db)
         slices = try ImpressionSliceWriter(database: db, runs: impressions)
     }
 
@@ -115,7 +117,7 @@ final class RollupWriter {
             try eventDays.run()
         }
         try feed.write(batch)
-        try exposures.write(batch)
+        try exposureSlices.write(batch, storedBefore: try exposures.write(batch))
         try slices.write(batch.slices)
     }
 

@@ -45,14 +45,20 @@ extension SQLiteReports {
     }
 
     /// Exposure counts grouped by `day`, `page`, `item`, `model` or `position`: from the rows
-    /// kept at ingest, or from the events for one `user` or under a `filter`.
+    /// kept at ingest, those kept per slice under a `filter`, or from the events for one `user`.
     public func exposures(by grouping: ExposureGrouping, user: String? = nil, filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
         var rows: [[ReportValue]] = []
         let parameters = filter.parameters.merging(["by": .text(grouping.rawValue), "user": QueryValue(user)]) { $1 }
-        try run(user == nil && filter.isEmpty ? "exposures" : "exposures_scan", parameters) { row in
+        let columns = ReportLogic.exposureColumns(grouping)
+        if user == nil && !filter.isEmpty {
+            var counts = ExposureSliceCounts()
+            try run("exposures_slices", parameters) { counts.add($0) }
+            return GroupedReport(columns: columns, rows: counts.rows)
+        }
+        try run(user == nil ? "exposures" : "exposures_scan", parameters) { row in
             rows.append([ReportValue(row.value(0)), .int(row.int64(1)), .int(row.int64(2)), .int(row.int64(3)), .int(row.int64(4))])
         }
-        return GroupedReport(columns: ReportLogic.exposureColumns(grouping), rows: rows)
+        return GroupedReport(columns: columns, rows: rows)
     }
 
     /// The model comparison's counts: per model (and position group) the exposures and dislikes
