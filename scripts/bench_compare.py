@@ -7,26 +7,36 @@ Usage:
 
 Runs each report as a whole process, --runs times after one warm-up run, with
 `--db STORE --now <window end>T12:00:00Z --format json`, and prints the median wall time and
-that less the binary's start-up (median of `report --help`): `dislike-rate --by model` and
-`exposures --by day` unfiltered (the rollups) and with a 30-day window (the events), and
-`compare --baseline B` unfiltered and with the window. Build a store with
+CPU time (user + system), each also less the binary's start-up (median of `report --help`):
+`dislike-rate` by model, by its default (model, position) and by position buckets,
+`exposures --by day`, and `compare --baseline B` by model and by (model, position), each
+unfiltered and with a 30-day window (`--from`, `--to`). On a machine shared with other work
+the CPU times are the steadier figures. Build a store with
 `scripts/generate_events.py` and `report ingest` (or keep the one `scripts/bench.py` builds).
 """
 import argparse
 import datetime as dt
+import resource
 import statistics
 import subprocess
 import time
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(command, runs):
+    """The median wall and CPU milliseconds of `command` over `runs` runs after a warm-up."""
     subprocess.run(command, check=True, capture_output=True)
-    times = []
+    walls, cpus = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        cpu, start = children_cpu(), time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        walls.append((time.perf_counter() - start) * 1000)
+        cpus.append((children_cpu() - cpu) * 1000)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def main():
@@ -39,21 +49,23 @@ def main():
     a = ap.parse_args()
     end = dt.date.fromisoformat(a.window_end)
     start = (end - dt.timedelta(days=29)).isoformat()
+    window = ['--from', start, '--to', a.window_end]
     common = ['--db', a.db, '--now', a.window_end + 'T12:00:00Z', '--format', 'json']
-    startup = timed([a.bin, '--help'], a.runs)
-    cases = [
+    startup_wall, startup_cpu = timed([a.bin, '--help'], a.runs)
+    reports = [
         ('dislike-rate --by model', ['dislike-rate', '--by', 'model']),
-        ('dislike-rate --by model, 30 days', ['dislike-rate', '--by', 'model', '--from', start]),
+        ('dislike-rate', ['dislike-rate']),
+        ('dislike-rate --position-buckets', ['dislike-rate', '--position-buckets', '0-4,5-9,10-']),
         ('exposures --by day', ['exposures', '--by', 'day']),
-        ('exposures --by day, 30 days', ['exposures', '--by', 'day', '--from', start]),
         (f'compare --baseline {a.baseline}', ['compare', '--baseline', a.baseline]),
-        (f'compare --baseline {a.baseline}, 30 days', ['compare', '--baseline', a.baseline, '--from', start]),
+        (f'compare --by model,position', ['compare', '--baseline', a.baseline, '--by', 'model,position']),
     ]
-    print(f'start-up (report --help): {startup:.0f} ms')
-    print(f'{"report":<40} {"wall ms":>8} {"less start-up":>14}')
+    cases = [case for name, args in reports for case in ((name, args), (name + ', 30 days', args + window))]
+    print(f'start-up (report --help): {startup_wall:.0f} ms wall, {startup_cpu:.0f} ms CPU')
+    print(f'{"report":<46} {"wall ms":>8} {"less start-up":>14} {"CPU ms":>8} {"less start-up":>14}')
     for name, args in cases:
-        wall = timed([a.bin] + args + common, a.runs)
-        print(f'{name:<40} {wall:>8.0f} {wall - startup:>14.0f}')
+        wall, cpu = timed([a.bin] + args + common, a.runs)
+        print(f'{name:<46} {wall:>8.0f} {wall - startup_wall:>14.0f} {cpu:>8.0f} {cpu - startup_cpu:>14.0f}')
 
 
 if __name__ == '__main__':

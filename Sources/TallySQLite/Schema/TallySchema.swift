@@ -9,9 +9,10 @@ public enum TallySchema {
         Migration("v4-rejected-line-prefix-and-digest", sql: v4, step: cutRejectedLines),
         Migration("v5-observability-index-in-time-order", sql: v5),
         Migration("v6-recent-and-settled-key-runs", sql: v6, step: fillKeyFilter),
-        Migration("v7-feed-filter-slices", sql: v7, step: fillSlices),
+        Migration("v7-feed-filter-slices", sql: v7),
         Migration("v8-observability-index-by-date", sql: v8),
         Migration("v9-recent-and-settled-feed-state", sql: v9, step: fillStateFilters),
+        Migration("v10-feed-filter-slices-by-position", sql: v10, step: fillSlices),
     ])
 
     static let v1 = """
