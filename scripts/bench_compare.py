@@ -3,15 +3,16 @@
 
 Usage:
   scripts/bench_compare.py --db STORE [--bin .build/release/report] [--runs 5] [--baseline rec-v12]
-                           [--window-end 2026-11-20]
+                           [--window-end 2026-11-20] [--only TEXT]
 
 Runs each report as a whole process, --runs times after one warm-up run, with
 `--db STORE --now <window end>T12:00:00Z --format json`, and prints the median wall time and
 CPU time (user + system), each also less the binary's start-up (median of `report --help`):
 `dislike-rate` by model, by its default (model, position) and by position buckets,
 `exposures --by day`, and `compare --baseline B` by model and by (model, position), each
-unfiltered and with a 30-day window (`--from`, `--to`). On a machine shared with other work
-the CPU times are the steadier figures. Build a store with
+unfiltered and with a 30-day window (`--from`, `--to`); with `--only TEXT`, only the cases whose
+name holds TEXT (`--only '30 days'`). On a machine shared with other work the CPU times are the
+steadier figures. Build a store with
 `scripts/generate_events.py` and `report ingest` (or keep the one `scripts/bench.py` builds).
 """
 import argparse
@@ -46,6 +47,7 @@ def main():
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--baseline', default='rec-v12')
     ap.add_argument('--window-end', default='2026-11-20')
+    ap.add_argument('--only', default='', help='run only the cases whose name holds this text')
     a = ap.parse_args()
     end = dt.date.fromisoformat(a.window_end)
     start = (end - dt.timedelta(days=29)).isoformat()
@@ -60,7 +62,8 @@ def main():
         (f'compare --baseline {a.baseline}', ['compare', '--baseline', a.baseline]),
         (f'compare --by model,position', ['compare', '--baseline', a.baseline, '--by', 'model,position']),
     ]
-    cases = [case for name, args in reports for case in ((name, args), (name + ', 30 days', args + window))]
+    cases = [case for name, args in reports for case in ((name, args), (name + ', 30 days', args + window))
+             if a.only in case[0]]
     print(f'start-up (report --help): {startup_wall:.0f} ms wall, {startup_cpu:.0f} ms CPU')
     print(f'{"report":<46} {"wall ms":>8} {"less start-up":>14} {"CPU ms":>8} {"less start-up":>14}')
     for name, args in cases:
