@@ -93,7 +93,7 @@ extension TallySchema {
     }
 
     /// Events read into one batch of `fillSlices`.
-    static let sliceFillBatch = 200_000
+    static let sliceFillBatch = 50_000
 
     /// Fills the version 10 rollups from the stored exposure and feedback events, all into the
     /// settled run, and makes the impressions' filter and counts of `StateRuns` again (a store
