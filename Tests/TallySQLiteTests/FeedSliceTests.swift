@@ -156,7 +156,7 @@ final class FeedSliceTests: XCTestCase {
     }
 
     /// Takes `db` back to schema version 9: the slice tables by (slice, model) as version 7 made
-    /// them, holding their rows less the positions (version 10 makes and fills them anew).
+    /// them, holding their rows less the positions (version 11 makes and fills them anew).
     private func undoSlicesByPosition(_ db: Database) throws {
         try db.execute("""
             DROP VIEW impression_slices;
@@ -173,7 +173,7 @@ final class FeedSliceTests: XCTestCase {
             INSERT OR IGNORE INTO model_days_by_model SELECT model_info, local_date, platform, app_version FROM model_days;
             DROP TABLE model_days;
             ALTER TABLE model_days_by_model RENAME TO model_days;
-            DELETE FROM tally_migrations WHERE identifier LIKE 'v10-%';
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v11-%';
             """)
     }
 

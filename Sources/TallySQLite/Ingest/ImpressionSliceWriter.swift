@@ -1,6 +1,6 @@
 import TallyIngest
 
-/// Keeps the feed filters' rollups current (`TallySchema.v10`): for every (user, impression) a
+/// Keeps the feed filters' rollups current (`TallySchema.v11`): for every (user, impression) a
 /// batch touches, stores it when new with one (slice, group) (the usual case: one statement),
 /// else reads what is stored, merges the batch in, writes the result and applies the change in
 /// its contribution to the (slice, model, position, user) counters of `model_position_user_days`

@@ -12,7 +12,7 @@ public enum TallySchema {
         Migration("v7-feed-filter-slices", sql: v7),
         Migration("v8-observability-index-by-date", sql: v8),
         Migration("v9-recent-and-settled-feed-state", sql: v9, step: fillStateFilters),
-        Migration("v10-feed-filter-slices-by-position", sql: v10, step: fillSlices),
+        Migration("v11-feed-filter-slices-by-position", sql: v11, step: fillSlices),
     ])
 
     static let v1 = """

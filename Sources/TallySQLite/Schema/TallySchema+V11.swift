@@ -1,7 +1,7 @@
 import TallyIngest
 
 extension TallySchema {
-    /// Version 10: the rollups of the feed filters (`ImpressionSlices`) keyed by feed position
+    /// Version 11: the rollups of the feed filters (`ImpressionSlices`) keyed by feed position
     /// as well as model, so that `dislike-rate` by position (its default grouping, position
     /// buckets) and `compare --by model,position` under `--from/--to/--platform/--app-version`
     /// read counters per (local date, platform, app version, model, position, user) instead of
@@ -10,7 +10,7 @@ extension TallySchema {
     /// An impression now counts in the cells when it holds one (slice, model, position), and is
     /// kept whole in `spanning_impression_slices` otherwise; `model_user_days` sums its cells
     /// over the positions. The tables are made anew and `fillSlices` fills them from the events.
-    static let v10 = """
+    static let v11 = """
     DROP VIEW impression_slices;
     DROP TABLE impression_slices_settled;
     DROP TABLE impression_slices_recent;
@@ -95,7 +95,7 @@ extension TallySchema {
     /// Events read into one batch of `fillSlices`.
     static let sliceFillBatch = 50_000
 
-    /// Fills the version 10 rollups from the stored exposure and feedback events, all into the
+    /// Fills the version 11 rollups from the stored exposure and feedback events, all into the
     /// settled run, and makes the impressions' filter and counts of `StateRuns` again (a store
     /// without such events keeps them).
     @Sendable static func fillSlices(_ db: Database) throws {
