@@ -9,6 +9,14 @@ package struct DislikeDeltas {
         package var dislikes = 0
 
         package var isZero: Bool { exposed == 0 && feedbackOnly == 0 && likes == 0 && dislikes == 0 }
+
+        /// Adds `other`'s counts to these.
+        package mutating func add(_ other: Counters) {
+            exposed += other.exposed
+            feedbackOnly += other.feedbackOnly
+            likes += other.likes
+            dislikes += other.dislikes
+        }
     }
 
     package struct ReasonKey: Hashable {

@@ -1,14 +1,15 @@
 import TallyEvents
 
 /// What the store knows of one (user, impression) for the feed filters, per slice (local date,
-/// platform, app version: the values the filters test) and model version: whether an exposure
-/// event of the slice names the model, and the slice's newest feedback event where it names the
-/// model. Under any filter an impression's exposures are those of the slices kept and its final
-/// reaction is the newest of their newest feedback events, so the filtered dislike rate by model
-/// (and the model comparison) needs nothing else of it.
+/// platform, app version: the values the filters test) and group (model version, feed position):
+/// whether an exposure event of the slice names the group, and the slice's newest feedback event
+/// where it names the group. Under any filter an impression's exposures are those of the slices
+/// kept and its final reaction is the newest of their newest feedback events, so the filtered
+/// dislike rate by any grouping of model and position (and the model comparison) needs nothing
+/// else of it.
 ///
-/// An impression with one (slice, model), nearly every one, adds its share to the counters of
-/// its (model, user, slice) `Cell`; one with several (`spans`) is kept whole instead, for the
+/// An impression with one (slice, group), nearly every one, adds its share to the counters of
+/// its (slice, group, user) `Cell`; one with several (`spans`) is kept whole instead, for the
 /// reports to combine as they combine events.
 package struct ImpressionSlices: Equatable {
     /// The values of an event that the feed filters test.
@@ -24,14 +25,16 @@ package struct ImpressionSlices: Equatable {
         }
     }
 
-    /// A slice and a model version (absent on an exposure without one).
+    /// A slice and a group: model version and feed position (absent on an exposure without them).
     package struct Key: Hashable, Sendable {
         package var slice: Slice
         @Bytewise package var modelInfo: String?
+        package var feedPosition: Int?
 
-        package init(slice: Slice, modelInfo: String?) {
+        package init(slice: Slice, modelInfo: String?, feedPosition: Int?) {
             self.slice = slice
             self.modelInfo = modelInfo
+            self.feedPosition = feedPosition
         }
     }
 
@@ -46,7 +49,7 @@ package struct ImpressionSlices: Equatable {
         }
     }
 
-    /// What one (slice, model) holds: an exposure, and the slice's newest feedback when it names the model.
+    /// What one (slice, group) holds: an exposure, and the slice's newest feedback when it names the group.
     package struct Fact: Equatable, Sendable {
         package var exposed = false
         package var reaction: Reaction?
@@ -57,7 +60,7 @@ package struct ImpressionSlices: Equatable {
         }
     }
 
-    /// The counters of one model, user and slice: the impressions that hold only this (slice, model).
+    /// The counters of one slice, group and user: the impressions that hold only this (slice, group).
     package struct Cell: Hashable, Sendable {
         package var key: Key
         @Bytewise package var user: String
@@ -68,12 +71,12 @@ package struct ImpressionSlices: Equatable {
         }
     }
 
-    /// Every (slice, model) of the impression with what it holds.
+    /// Every (slice, group) of the impression with what it holds.
     package var facts: [Key: Fact] = [:]
 
     package init() {}
 
-    /// Whether the impression holds more than one (slice, model): then it counts in no cell.
+    /// Whether the impression holds more than one (slice, group): then it counts in no cell.
     package var spans: Bool { facts.count > 1 }
 
     /// Notes an exposure event of the impression.

@@ -1,12 +1,13 @@
 import Foundation
+import TallyEvents
 import TallyQuery
 @testable import TallySQLite
 import TallyTestSupport
 import XCTest
 
-/// The dislike rate by model under the feed filters and the model comparison read the counters
-/// kept per slice (`dislike_rate_models.sql`, `compare_dates_models.sql`); these tests hold them
-/// to what the events give (`dislike_rate_scan.sql`, `compare_dates.sql`) under every filter.
+/// The dislike rate under the feed filters and the model comparison read the counters kept per
+/// slice (`dislike_rate_models.sql`, `compare_dates_models.sql`); these tests hold them to what
+/// the events give (`dislike_rate_scan.sql`, `compare_dates.sql`) under every filter and grouping.
 final class FeedSliceTests: XCTestCase {
     private var directory: URL!
 
@@ -20,9 +21,9 @@ final class FeedSliceTests: XCTestCase {
     }
 
     /// Exposure and feedback events of 300 impressions of 4 users, in random order: most keep
-    /// to one local date, platform, app version and model; one event in five moves one of them
-    /// (a date across midnight or another zone, no platform, another version or model); some
-    /// exposures have no impression or no model.
+    /// to one local date, platform, app version, model and position; one event in five moves one
+    /// of them (a date across midnight or another zone, no platform, another version, model or
+    /// position); some exposures have no impression or no model and position.
     static func feedLines() -> [String] {
         var rng = SplitMix64(seed: 7)
         func pick<T>(_ values: [T]) -> T { values[Int(rng.next() % UInt64(values.count))] }
@@ -33,14 +34,15 @@ final class FeedSliceTests: XCTestCase {
             var ts = start + Int64(rng.next() % 20) * day + Int64(rng.next() % UInt64(day))
             var zone = pick([0, 540, -300]), platform: String? = pick(["ios", "android"])
             var version: String? = pick(["1.0", "2.0"]), model = pick(["rec-a", "rec-b", "rec-c"])
-            let position = Int(rng.next() % 3)
+            var position = Int(rng.next() % 3)
             for e in 0..<Int(1 + rng.next() % 4) {
                 if rng.next() % 5 == 0 {
-                    switch rng.next() % 5 {
+                    switch rng.next() % 6 {
                     case 0: ts += day / 2
                     case 1: zone = pick([0, 540, -300, 840])
                     case 2: platform = nil
                     case 3: version = pick(["1.0", "2.0", nil])
+                    case 4: position = Int(rng.next() % 3)
                     default: model = pick(["rec-a", "rec-b", "rec-c"])
                     }
                 }
@@ -95,19 +97,29 @@ final class FeedSliceTests: XCTestCase {
         try reports.savedRows(query, parameters: parameters).map { "\($0)" }.sorted()
     }
 
-    func testTheSliceCountersGiveWhatTheEventsGiveUnderEveryFilter() throws {
+    /// The groupings tried: by model, position, both, none, and position buckets with and without model.
+    private let groupings: [[String: QueryValue]] = [(0, 0, nil), (1, 0, nil), (0, 1, nil), (1, 1, nil), (1, 1, "0-0,1-"), (0, 1, "1-1,2-")]
+        .map { byModel, byPosition, buckets in
+            ["by_model": .int(byModel), "by_position": .int(byPosition),
+             "buckets": buckets.map { .text(DislikeGrouping(buckets: try! DislikeGrouping.buckets($0)).bucketsJSON!) } ?? .null]
+        }
+
+    func testTheSliceCountersGiveWhatTheEventsGiveUnderEveryFilterAndGrouping() throws {
         let store = try feedStore("slices.sqlite")
         let db = store.database
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices WHERE spans = 1") ?? 0, 20,
-                             "impressions holding several slices or models")
+                             "impressions holding several slices or groups")
+        XCTAssertGreaterThan(try db.scalarInt("""
+            SELECT count(*) FROM (SELECT DISTINCT user_id, impression_id, model_info FROM spanning_impression_slices
+                                  GROUP BY user_id, impression_id, local_date, platform, app_version HAVING count(DISTINCT feed_position) > 1)
+            """) ?? 0, 3, "impressions holding several positions of one slice")
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices WHERE spans = 0") ?? 0, 100,
                              "impressions counted in the cells")
         let reports = SQLiteReports(store: store)
         for filter in filters {
-            for byModel: Int64 in [0, 1] {
+            for grouping in groupings {
                 for byUser: Int64 in [0, 1] {
-                    let parameters = filter.merging(["by_model": .int(byModel), "by_user": .int(byUser), "by_position": .int(0),
-                                                     "buckets": .null, "user": .null]) { $1 }
+                    let parameters = filter.merging(grouping) { $1 }.merging(["by_user": .int(byUser), "user": .null]) { $1 }
                     let scan = try reports.savedRows("dislike_rate_scan", parameters: parameters)
                     XCTAssertEqual(try reports.savedRows("dislike_rate_models", parameters: parameters).map { "\($0)" }.sorted(),
                                    scan.map { "\($0)" }.sorted(), "\(parameters)")
@@ -115,11 +127,27 @@ final class FeedSliceTests: XCTestCase {
                         XCTAssertEqual(try reports.savedRows("dislike_rate_models", parameters: parameters), scan, "order, \(parameters)")
                     }
                 }
+                let parameters = filter.merging(grouping) { $1 }.merging(["user": .null]) { $1 }
+                XCTAssertEqual(try sortedRows(reports, "compare_dates_models", parameters),
+                               try sortedRows(reports, "compare_dates", parameters), "\(parameters)")
             }
-            let parameters = filter.merging(["by_position": .int(0), "buckets": .null, "user": .null]) { $1 }
-            XCTAssertEqual(try sortedRows(reports, "compare_dates_models", parameters), try sortedRows(reports, "compare_dates", parameters),
-                           "\(parameters)")
         }
+    }
+
+    /// The reports of `dislikeRate` and `modelComparison` under some filters and groupings, as text.
+    private func answers(_ store: EventStore) throws -> [String] {
+        let reports = SQLiteReports(store: store)
+        var answers: [String] = []
+        for filter in [FeedFilter(), FeedFilter(from: LocalDate(iso: "2026-09-25"), to: LocalDate(iso: "2026-10-05")),
+                       FeedFilter(platform: "ios", appVersion: "2.0")] {
+            for grouping in [DislikeGrouping(), DislikeGrouping(byPosition: false), DislikeGrouping(byModel: false),
+                             DislikeGrouping(buckets: try DislikeGrouping.buckets("0-0,1-"))] {
+                answers.append("\(try reports.dislikeRate(grouping, filter: filter).rows)")
+                let comparison = try reports.modelComparison(grouping, user: nil, filter: filter)
+                answers.append("\(try comparison.report(baseline: "rec-a").rows)")
+            }
+        }
+        return answers
     }
 
     /// Every row of `tables` (tables or views), sorted.
@@ -127,8 +155,31 @@ final class FeedSliceTests: XCTestCase {
         try tables.flatMap { table in try db.prepare("SELECT '\(table)', * FROM \(table)").allRows().map { "\($0)" } }.sorted()
     }
 
+    /// Takes `db` back to schema version 10: the slice tables by (slice, model) as version 7 made
+    /// them, holding their rows less the positions (version 11 makes and fills them anew).
+    private func undoSlicesByPosition(_ db: Database) throws {
+        try db.execute("""
+            DROP VIEW impression_slices;
+            ALTER TABLE impression_slices_settled DROP COLUMN feed_position;
+            ALTER TABLE impression_slices_recent DROP COLUMN feed_position;
+            CREATE VIEW impression_slices AS
+                SELECT * FROM impression_slices_settled UNION ALL SELECT * FROM impression_slices_recent;
+            ALTER TABLE spanning_impression_slices DROP COLUMN feed_position;
+            DROP TABLE model_position_user_days;
+            CREATE TABLE model_days_by_model (
+                model_info TEXT NOT NULL, local_date TEXT NOT NULL, platform NOT NULL, app_version NOT NULL,
+                PRIMARY KEY (model_info, local_date, platform, app_version)
+            ) WITHOUT ROWID;
+            INSERT OR IGNORE INTO model_days_by_model SELECT model_info, local_date, platform, app_version FROM model_days;
+            DROP TABLE model_days;
+            ALTER TABLE model_days_by_model RENAME TO model_days;
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v11-%';
+            """)
+    }
+
     /// Takes `db` back to schema version 8: each table of `StateRuns` one table again, holding both runs.
     private func undoStateRuns(_ db: Database) throws {
+        try undoSlicesByPosition(db)
         try ExposureSliceTests.undoExposureSlices(db)
         for table in (StateRuns.exposurePairs.1 + StateRuns.impressions.1).map(\.name) {
             try db.execute("""
@@ -143,7 +194,7 @@ final class FeedSliceTests: XCTestCase {
 
     func testAStoreWithoutTheSliceCountersFillsThemFromItsEvents() throws {
         let store = try feedStore("v4.sqlite")
-        let tables = ["impression_slices", "spanning_impression_slices", "model_user_days", "model_days"]
+        let tables = ["impression_slices", "spanning_impression_slices", "model_user_days", "model_position_user_days", "model_days"]
         let ingested = try rows(store.database, tables)
         try undoStateRuns(store.database)
         try store.database.execute("""
@@ -153,10 +204,43 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertEqual(try rows(EventStore(path: store.database.path).database, tables), ingested)
     }
 
+    /// A store of schema version 9 (slices by model only, both runs holding rows) is given the
+    /// slices by position, filled from its events: the same rows as a store that always had
+    /// them, the same answers as before, the runs' counts what they hold, and it goes on merging.
+    func testAVersion9StoreFillsTheSlicesByPositionWithTheSameAnswers() throws {
+        let lines = Self.feedLines()
+        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
+        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
+        let old = try EventStore(path: directory.appendingPathComponent("v9.sqlite").path)
+        let ingestor = try Ingestor(store: old)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: Array(lines.prefix(500)), groupSize: 37)
+        let partial = try EventStore(path: directory.appendingPathComponent("partial.sqlite").path)
+        try Ingestor(store: partial).store(lines: Array(lines.prefix(500)), groupSize: 37)
+        let before = try answers(old)
+        XCTAssertGreaterThan(try old.database.scalarInt("SELECT recent FROM state_runs WHERE family = 'impressions'") ?? 0, 0)
+        try undoSlicesByPosition(old.database)
+        let upgraded = try EventStore(path: old.database.path)
+        let db = upgraded.database
+        XCTAssertEqual(try answers(upgraded), before)
+        XCTAssertEqual(try rows(db, feedTables), try rows(partial.database, feedTables))
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM impression_slices_recent"), 0, "filled into the settled run")
+        let (family, tables) = StateRuns.impressions
+        for run in ["settled", "recent"] {
+            let held = try tables.map { try db.scalarInt("SELECT count(*) FROM \($0.name)_\(run)") ?? 0 }.reduce(0, +)
+            XCTAssertEqual(try db.scalarInt("SELECT \(run) FROM state_runs WHERE family = '\(family)'"), held, run)
+        }
+        let more = try Ingestor(store: upgraded)
+        more.recentStateSettledAt = 40
+        try more.store(lines: lines, groupSize: 37)
+        XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
+        XCTAssertEqual(try answers(upgraded), try answers(plain))
+    }
+
     /// The tables of the feed's state and every rollup they feed.
     private let feedTables = ["exposure_firsts", "impression_slices", "impression_exposures", "impression_reactions",
-                              "spanning_impression_slices", "model_user_days", "model_days", "exposure_groups",
-                              "exposure_group_members", "dislike_groups", "dislike_reasons", "rollup_counters"]
+                              "spanning_impression_slices", "model_user_days", "model_position_user_days", "model_days",
+                              "exposure_groups", "exposure_group_members", "dislike_groups", "dislike_reasons", "rollup_counters"]
 
     /// The feed's state in two runs (`StateRuns`): settled every few commits, a key's rows read
     /// and changed in whichever run holds them; every row as without settling, the runs' counts

@@ -1,12 +1,14 @@
 import TallyIngest
 
-/// Keeps the feed filters' rollups current (`TallySchema.v7`): for every (user, impression) a
-/// batch touches, stores it when new with one (slice, model) (the usual case: one statement),
+/// Keeps the feed filters' rollups current (`TallySchema.v11`): for every (user, impression) a
+/// batch touches, stores it when new with one (slice, group) (the usual case: one statement),
 /// else reads what is stored, merges the batch in, writes the result and applies the change in
-/// its contribution to the (model, user, slice) counters of `model_user_days`.
+/// its contribution to the (slice, model, position, user) counters of `model_position_user_days`
+/// and their sums per (slice, model, user) in `model_user_days`.
 ///
 /// `impression_slices` is in the two runs of `StateRuns.impressions` (table 0); without runs
-/// (the store as version 7 left it) the writer uses the one table `impression_slices`.
+/// (a migration filling the tables) the writer writes the settled run only, and its caller
+/// makes the run's filter.
 final class ImpressionSliceWriter {
     private let database: Database
     private let runs: StateRuns?
@@ -16,43 +18,50 @@ final class ImpressionSliceWriter {
     private let readSpanning: Statement
     private let deleteSpanning: Statement
     private let insertSpanning: Statement
-    private let addCell: Statement
-    private let dropEmptyCell: Statement
+    /// Adds to and drops emptied cells of `model_user_days` (0) and `model_position_user_days` (1).
+    private let addCell: [Statement]
+    private let dropEmptyCell: [Statement]
     private let addModelDay: Statement
 
     init(database db: Database, runs: StateRuns?) throws {
         database = db
         self.runs = runs
-        let tables = [StateRuns.Run.recent, .settled].map { runs?.name(0, $0) ?? "impression_slices" }
+        let tables = [StateRuns.Run.recent, .settled].map { runs?.name(0, $0) ?? StateRuns.impressions.1[0].settled }
         let stateColumns = """
-            (user_id, impression_id, spans, local_date, platform, app_version, model_info, exposed,
-                reaction_ts, reaction_key, feedback_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            (user_id, impression_id, spans, local_date, platform, app_version, model_info, feed_position, exposed,
+                reaction_ts, reaction_key, feedback_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         insertNew = try db.prepare("INSERT INTO \(tables[0]) \(stateColumns) ON CONFLICT (user_id, impression_id) DO NOTHING")
         saveState = try tables.map { try db.prepare("INSERT OR REPLACE INTO \($0) \(stateColumns)") }
-        let factColumns = "local_date, platform, app_version, model_info, exposed, reaction_ts, reaction_key, feedback_type"
+        let factColumns = "local_date, platform, app_version, model_info, feed_position, exposed, reaction_ts, reaction_key, feedback_type"
         readState = try tables.map {
             try db.prepare("SELECT spans, \(factColumns) FROM \($0) WHERE user_id = ? AND impression_id = ?")
         }
         readSpanning = try db.prepare("SELECT 1, \(factColumns) FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
         deleteSpanning = try db.prepare("DELETE FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
         insertSpanning = try db.prepare("""
-            INSERT INTO spanning_impression_slices (user_id, impression_id, \(factColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO spanning_impression_slices (user_id, impression_id, \(factColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        addCell = try db.prepare("""
-            INSERT INTO model_user_days (local_date, platform, app_version, model_info, user_id, exposed, feedback_only, likes, dislikes)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (local_date, platform, app_version, model_info, user_id) DO UPDATE SET
-                exposed = exposed + excluded.exposed, feedback_only = feedback_only + excluded.feedback_only,
-                likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes
-            """)
-        dropEmptyCell = try db.prepare("""
-            DELETE FROM model_user_days WHERE local_date = ? AND platform = ? AND app_version = ? AND model_info = ? AND user_id = ?
-                AND exposed = 0 AND feedback_only = 0 AND likes = 0 AND dislikes = 0
-            """)
+        let cellTables = [("model_user_days", ["model_info"]), ("model_position_user_days", ["model_info", "feed_position"])]
+        addCell = try cellTables.map { table, group in
+            let key = (["local_date", "platform", "app_version"] + group + ["user_id"]).joined(separator: ", ")
+            let places = Array(repeating: "?", count: group.count + 8).joined(separator: ", ")
+            return try db.prepare("""
+                INSERT INTO \(table) (\(key), exposed, feedback_only, likes, dislikes) VALUES (\(places))
+                ON CONFLICT (\(key)) DO UPDATE SET
+                    exposed = exposed + excluded.exposed, feedback_only = feedback_only + excluded.feedback_only,
+                    likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes
+                """)
+        }
+        dropEmptyCell = try cellTables.map { table, group in
+            let key = (["local_date", "platform", "app_version"] + group + ["user_id"]).map { "\($0) = ?" }.joined(separator: " AND ")
+            return try db.prepare("""
+                DELETE FROM \(table) WHERE \(key) AND exposed = 0 AND feedback_only = 0 AND likes = 0 AND dislikes = 0
+                """)
+        }
         addModelDay = try db.prepare("""
-            INSERT INTO model_days (model_info, local_date, platform, app_version) VALUES (?, ?, ?, ?)
-            ON CONFLICT (model_info, local_date, platform, app_version) DO NOTHING
+            INSERT INTO model_days (model_info, feed_position, local_date, platform, app_version) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (model_info, feed_position, local_date, platform, app_version) DO NOTHING
             """)
     }
 
@@ -91,24 +100,41 @@ final class ImpressionSliceWriter {
             before.contribute(-1, user: key.user, to: &cells)
             after.contribute(1, user: key.user, to: &cells)
         }
-        for (cell, counters) in cells where !counters.isZero {
-            try bind(cell, to: addCell)
-            addCell.bind(Int64(counters.exposed), at: 6)
-            addCell.bind(Int64(counters.feedbackOnly), at: 7)
-            addCell.bind(Int64(counters.likes), at: 8)
-            addCell.bind(Int64(counters.dislikes), at: 9)
-            try addCell.run()
-            if min(counters.exposed, counters.feedbackOnly, counters.likes, counters.dislikes) < 0 {
-                try bind(cell, to: dropEmptyCell)
-                try dropEmptyCell.run()
+        var modelCells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
+        for (cell, counters) in cells {
+            var modelCell = cell
+            modelCell.key.feedPosition = nil
+            if modelCells[modelCell]?.add(counters) == nil {
+                modelCells[modelCell] = counters
             }
         }
+        try write(modelCells, positioned: false)
+        try write(cells, positioned: true)
         for key in batch.modelSlices {
             addModelDay.bind(key.modelInfo, at: 1)
-            try bind(key.slice, to: addModelDay, from: 2)
+            try addModelDay.bind(key.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob, at: 2)
+            try bind(key.slice, to: addModelDay, from: 3)
             try addModelDay.run()
         }
         try runs?.noteAdded(added)
+    }
+
+    /// Adds `cells`' changes to `model_position_user_days` (`positioned`) or `model_user_days`,
+    /// and drops the cells they empty.
+    private func write(_ cells: [ImpressionSlices.Cell: DislikeDeltas.Counters], positioned: Bool) throws {
+        let addCell = addCell[positioned ? 1 : 0], dropEmptyCell = dropEmptyCell[positioned ? 1 : 0]
+        for (cell, counters) in cells where !counters.isZero {
+            let next = try bind(cell, positioned: positioned, to: addCell)
+            addCell.bind(Int64(counters.exposed), at: next)
+            addCell.bind(Int64(counters.feedbackOnly), at: next + 1)
+            addCell.bind(Int64(counters.likes), at: next + 2)
+            addCell.bind(Int64(counters.dislikes), at: next + 3)
+            try addCell.run()
+            if min(counters.exposed, counters.feedbackOnly, counters.likes, counters.dislikes) < 0 {
+                try bind(cell, positioned: positioned, to: dropEmptyCell)
+                try dropEmptyCell.run()
+            }
+        }
     }
 
     /// Runs `statement` (an insert into `impression_slices`) for `state`: its one fact, or
@@ -120,7 +146,7 @@ final class ImpressionSliceWriter {
         if !state.spans, let only = state.facts.first {
             bind(only.key, only.value, to: statement, from: 4)
         } else {
-            for index in Int32(4)...11 { try statement.bind(.null, at: index) }
+            for index in Int32(4)...12 { try statement.bind(.null, at: index) }
         }
         try statement.run()
         return database.changes == 1
@@ -148,10 +174,11 @@ final class ImpressionSliceWriter {
     /// Adds the fact of a row of `readState` or `readSpanning` (the fact's columns from 1 on).
     private static func add(_ r: Statement, to state: inout ImpressionSlices) {
         let key = ImpressionSlices.Key(slice: ImpressionSlices.Slice(localDate: r.text(1) ?? "", platform: r.text(2),
-                                                                     appVersion: r.text(3)), modelInfo: r.text(4))
-        let reaction = r.isNull(6) ? nil : ImpressionSlices.Reaction(
-            order: OrderKey(timestampMs: r.int64(6), sequence: 0, key: r.text(7) ?? ""), kind: r.text(8) ?? "")
-        state.facts[key] = ImpressionSlices.Fact(exposed: r.int64(5) == 1, reaction: reaction)
+                                                                     appVersion: r.text(3)),
+                                       modelInfo: r.text(4), feedPosition: r.isNull(5) ? nil : r.int(5))
+        let reaction = r.isNull(7) ? nil : ImpressionSlices.Reaction(
+            order: OrderKey(timestampMs: r.int64(7), sequence: 0, key: r.text(8) ?? ""), kind: r.text(9) ?? "")
+        state.facts[key] = ImpressionSlices.Fact(exposed: r.int64(6) == 1, reaction: reaction)
     }
 
     /// Binds a (user, impression) to parameters 1 and 2.
@@ -160,23 +187,31 @@ final class ImpressionSliceWriter {
         statement.bind(key.impression, at: 2)
     }
 
-    /// Binds a (slice, model) and its fact to the eight parameters from `first` on.
+    /// Binds a (slice, group) and its fact to the nine parameters from `first` on.
     private func bind(_ key: ImpressionSlices.Key, _ fact: ImpressionSlices.Fact, to statement: Statement, from first: Int32) {
         statement.bind(key.slice.localDate, at: first)
         statement.bind(key.slice.platform, at: first + 1)
         statement.bind(key.slice.appVersion, at: first + 2)
         statement.bind(key.modelInfo, at: first + 3)
-        statement.bind(Int64(fact.exposed ? 1 : 0), at: first + 4)
-        statement.bind(fact.reaction?.order.timestampMs, at: first + 5)
-        statement.bind(fact.reaction?.order.key, at: first + 6)
-        statement.bind(fact.reaction?.kind, at: first + 7)
+        statement.bind(key.feedPosition.map(Int64.init), at: first + 4)
+        statement.bind(Int64(fact.exposed ? 1 : 0), at: first + 5)
+        statement.bind(fact.reaction?.order.timestampMs, at: first + 6)
+        statement.bind(fact.reaction?.order.key, at: first + 7)
+        statement.bind(fact.reaction?.kind, at: first + 8)
     }
 
-    /// Binds a cell's key (local date, platform, app version, model, user) to parameters 1 to 5.
-    private func bind(_ cell: ImpressionSlices.Cell, to statement: Statement) throws {
+    /// Binds a cell's key (local date, platform, app version, model, the position when
+    /// `positioned`, user) from parameter 1 on, a missing value as the empty blob; returns the
+    /// next parameter.
+    @discardableResult
+    private func bind(_ cell: ImpressionSlices.Cell, positioned: Bool, to statement: Statement) throws -> Int32 {
         try bind(cell.key.slice, to: statement, from: 1)
         try statement.bind(cell.key.modelInfo.map { .text($0) } ?? .emptyBlob, at: 4)
-        statement.bind(cell.user, at: 5)
+        if positioned {
+            try statement.bind(cell.key.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob, at: 5)
+        }
+        statement.bind(cell.user, at: positioned ? 6 : 5)
+        return positioned ? 7 : 6
     }
 
     /// Binds a slice to the three parameters from `first` on, a missing value as the empty blob.

@@ -148,7 +148,8 @@ struct RollupBatch {
         let key = UserImpression(user: event.common.userId, impression: event.impressionId)
         let order = OrderKey(timestampMs: event.timestampMs, sequence: 0, key: event.id)
         slices.addFeedback(user: event.common.userId, impression: event.impressionId,
-                           at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo),
+                           at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo,
+                                             feedPosition: event.feedPosition),
                            ImpressionSlices.Reaction(order: order, kind: event.kind.rawValue))
         if reactions[key].map({ $0.order < order }) ?? true {
             reactions[key] = Reaction(order: order, kind: event.kind.rawValue, reason: event.reason,
@@ -158,7 +159,8 @@ struct RollupBatch {
 
     mutating func add(_ event: ExposureEvent, localDate: String) {
         slices.addExposure(user: event.common.userId, impression: event.impressionId,
-                           at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo))
+                           at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo,
+                                             feedPosition: event.feedPosition))
         if let impression = event.impressionId {
             impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
                                                     modelInfo: event.modelInfo, feedPosition: event.feedPosition))
@@ -183,10 +185,12 @@ struct RollupBatch {
         Self.merge(incoming, into: &firstExposures[pair, default: incoming])
     }
 
-    /// The feed filters' slice of an event and its model.
-    private static func sliceKey(_ common: EventCommon, localDate: String, modelInfo: String?) -> ImpressionSlices.Key {
+    /// The feed filters' slice of an event and its group.
+    private static func sliceKey(_ common: EventCommon, localDate: String, modelInfo: String?,
+                                 feedPosition: Int?) -> ImpressionSlices.Key {
         ImpressionSlices.Key(slice: ImpressionSlices.Slice(localDate: localDate, platform: common.platform,
-                                                           appVersion: common.appVersion), modelInfo: modelInfo)
+                                                           appVersion: common.appVersion),
+                             modelInfo: modelInfo, feedPosition: feedPosition)
     }
 
     /// Counts one more event of a pair, which becomes its first when it is earlier (one hash

@@ -1,15 +1,16 @@
 import TallyIngest
 
 /// The changes a batch makes to the feed filters' rollups (`ImpressionSliceWriter`): each
-/// (user, impression) it touches as `ImpressionSlices`, and the (model, slice) pairs it names.
+/// (user, impression) it touches as `ImpressionSlices`, and the (slice, group) pairs it names.
 struct SliceBatch {
     var impressions: [UserImpression: ImpressionSlices] = [:]
-    /// The models named by an exposure or feedback event of each slice (model comparison dates).
+    /// The groups (model, position) named by an exposure or feedback event of each slice (model
+    /// comparison dates).
     var modelSlices: Set<ImpressionSlices.Key> = []
 
     var isEmpty: Bool { impressions.isEmpty && modelSlices.isEmpty }
 
-    /// Notes an exposure event: `impression` absent counts only for the model's dates.
+    /// Notes an exposure event: `impression` absent counts only for the group's dates.
     mutating func addExposure(user: String, impression: String?, at key: ImpressionSlices.Key) {
         if key.modelInfo != nil { modelSlices.insert(key) }
         guard let impression else { return }

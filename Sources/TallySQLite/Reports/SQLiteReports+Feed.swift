@@ -7,9 +7,9 @@ extension SQLiteReports {
     /// frequent reasons of final dislikes per group.
     ///
     /// The per-group counters kept at ingest answer it, summed into coarser groups while no
-    /// impression appears in more than one group; otherwise, by model (or for all together) and
-    /// without reasons, the counters per (local date, platform, app version, model, user) do,
-    /// under any `filter`; for one `user`, by position, or with reasons, the events do.
+    /// impression appears in more than one group; otherwise, without reasons, the counters per
+    /// (local date, platform, app version, model, position, user) do, under any `filter` and
+    /// grouping; for one `user` or with reasons, the events do.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int = 0, user: String? = nil,
                             filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
         let parameters = Self.scanParameters(grouping, user: user, filter: filter, byUser: false)
@@ -17,7 +17,7 @@ extension SQLiteReports {
         try run("rollup_counter", ["name": .text("impressions_in_several_groups")]) { spanning = $0.int64(0) }
         let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
         let fromCounters = user == nil && filter.isEmpty && (fine || spanning == 0)
-        let bySlices = Self.bySlices(grouping, user: user) && topReasons == 0
+        let bySlices = user == nil && topReasons == 0
         let query = fromCounters ? "dislike_rate" : bySlices ? "dislike_rate_models" : "dislike_rate_scan"
         var reasons: [[SQLValue]: [(String, Int64)]] = [:]
         if topReasons > 0 {
@@ -66,7 +66,7 @@ extension SQLiteReports {
     public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
         var comparison = ModelComparison(grouping: grouping)
         let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
-        let bySlices = Self.bySlices(comparison.grouping, user: user)
+        let bySlices = user == nil  // the slices' counters are kept for all users together
         try run(bySlices ? "dislike_rate_models" : "dislike_rate_scan", parameters) { row in
             guard let user = row.text(6) else { return }
             comparison.add(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)), user: user,
@@ -77,12 +77,6 @@ extension SQLiteReports {
                                 first: ReportValue(row.value(2)), last: ReportValue(row.value(3)))
         }
         return comparison
-    }
-
-    /// Whether `dislike_rate_models.sql` and `compare_dates_models.sql` answer: for every user,
-    /// by model or for all models together.
-    private static func bySlices(_ grouping: DislikeGrouping, user: String?) -> Bool {
-        user == nil && !grouping.byPosition
     }
 
     /// The parameters of `dislike_rate_scan.sql` and its companions.

@@ -1,10 +1,9 @@
-import TallyIngest
-
 extension TallySchema {
     /// Version 7: the rollups of the feed filters and the model comparison (`ImpressionSlices`),
     /// so that `dislike-rate --by model` with `--from/--to/--platform/--app-version` and
     /// `compare --by model` read counters per (local date, platform, app version, model, user)
-    /// instead of the feed events. Existing stores are filled from their events by `fillSlices`.
+    /// instead of the feed events. Version 10 keys them by feed position too and fills them (for
+    /// existing stores, from their events).
     static let v7 = """
     -- Per (user, impression): its one (slice, model) with what it holds (ImpressionSlices), or
     -- spans = 1 and the columns NULL when it holds several, kept in spanning_impression_slices.
@@ -63,46 +62,4 @@ extension TallySchema {
         PRIMARY KEY (model_info, local_date, platform, app_version)
     ) WITHOUT ROWID;
     """
-
-    /// Events read into one batch of `fillSlices`.
-    static let sliceFillBatch = 200_000
-
-    /// Fills the version 7 rollups from the stored exposure and feedback events.
-    @Sendable static func fillSlices(_ db: Database) throws {
-        let writer = try ImpressionSliceWriter(database: db, runs: nil)
-        var batch = SliceBatch()
-        var events = 0
-        func flush() throws {
-            try writer.write(batch)
-            batch = SliceBatch()
-            events = 0
-        }
-        let exposures = try db.prepare("""
-            SELECT user_id, impression_id, local_date, platform, app_version, model_info FROM exposure_events
-            WHERE impression_id IS NOT NULL OR model_info IS NOT NULL
-            """)
-        while try exposures.step() {
-            batch.addExposure(user: exposures.text(0) ?? "", impression: exposures.text(1), at: sliceKey(exposures, from: 2))
-            events += 1
-            if events == sliceFillBatch { try flush() }
-        }
-        let feedback = try db.prepare("""
-            SELECT user_id, impression_id, local_date, platform, app_version, model_info, ts_ms, id, feedback_type FROM feedback_events
-            """)
-        while try feedback.step() {
-            let r = feedback
-            batch.addFeedback(user: r.text(0) ?? "", impression: r.text(1) ?? "", at: sliceKey(r, from: 2),
-                              ImpressionSlices.Reaction(order: OrderKey(timestampMs: r.int64(6), sequence: 0, key: r.text(7) ?? ""),
-                                                        kind: r.text(8) ?? ""))
-            events += 1
-            if events == sliceFillBatch { try flush() }
-        }
-        try flush()
-    }
-
-    /// The (slice, model) in a row's columns `first` to `first + 3` (local date, platform, app version, model).
-    private static func sliceKey(_ r: Statement, from first: Int) -> ImpressionSlices.Key {
-        ImpressionSlices.Key(slice: ImpressionSlices.Slice(localDate: r.text(first) ?? "", platform: r.text(first + 1),
-                                                           appVersion: r.text(first + 2)), modelInfo: r.text(first + 3))
-    }
 }

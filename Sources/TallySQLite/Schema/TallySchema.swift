@@ -9,10 +9,11 @@ public enum TallySchema {
         Migration("v4-rejected-line-prefix-and-digest", sql: v4, step: cutRejectedLines),
         Migration("v5-observability-index-in-time-order", sql: v5),
         Migration("v6-recent-and-settled-key-runs", sql: v6, step: fillKeyFilter),
-        Migration("v7-feed-filter-slices", sql: v7, step: fillSlices),
+        Migration("v7-feed-filter-slices", sql: v7),
         Migration("v8-observability-index-by-date", sql: v8),
         Migration("v9-recent-and-settled-feed-state", sql: v9, step: fillStateFilters),
         Migration("v10-exposure-slices", sql: v10, step: fillExposureSlices),
+        Migration("v11-feed-filter-slices-by-position", sql: v11, step: fillSlices),
     ])
 
     static let v1 = """

@@ -1,6 +1,7 @@
 -- Dislike rate per group of model version and feed position (metrics.md), computed from the
 -- events themselves. Exact for any grouping; dislike_rate.sql answers from the per-group
--- counters instead when no impression spans groups (or the groups are the fine ones).
+-- counters instead when no impression spans groups (or the groups are the fine ones), and
+-- dislike_rate_models.sql from the per-slice counters for all users under any filter.
 -- A (user, impression) counts as exposed in a group with an exposure event of that group, and
 -- also when its final (newest) feedback event is in the group without any exposure there.
 -- :user        only this user's impressions, or NULL for all
