@@ -180,6 +180,37 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices_settled") ?? 0, 100)
     }
 
+    /// The filters of settled keys are made from the stored bytes of the keys and asked with the
+    /// strings of the events: every settled key, whatever its characters, may be settled.
+    func testTheFiltersFindEverySettledKey() throws {
+        let lines = Self.feedLines().map {
+            $0.replacingOccurrences(of: #""userId":"u"#, with: #""userId":"ü-ユーザー"#)
+                .replacingOccurrences(of: #""pageInstanceId":"p"#, with: #""pageInstanceId":"ページ"#)
+                .replacingOccurrences(of: #""impressionId":"imp"#, with: #""impressionId":"印象"#)
+        }
+        let store = try EventStore(path: directory.appendingPathComponent("keys.sqlite").path)
+        let ingestor = try Ingestor(store: store)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: lines, groupSize: 37)
+        let db = store.database
+        XCTAssertGreaterThan(try db.scalarInt("SELECT min(generation) FROM state_runs") ?? 0, 3, "each family settled several times")
+        for family in [StateRuns.exposurePairs, StateRuns.impressions] {
+            let runs = try StateRuns(database: db, family: family)
+            try runs.refresh()
+            for table in runs.tables {
+                let keys = try db.prepare("SELECT \(table.keyColumns.0), \(table.keyColumns.1) FROM \(table.settled)")
+                var settled = 0
+                while try keys.step() {
+                    let first = keys.text(0) ?? "", second = keys.text(1) ?? ""
+                    XCTAssertTrue(first.contains("ü") || first.contains("ペ"), first)
+                    XCTAssertTrue(runs.mayBeSettled(first, second), "\(table.settled): \(first), \(second)")
+                    settled += 1
+                }
+                XCTAssertGreaterThan(settled, 100, table.settled)
+            }
+        }
+    }
+
     /// A commit settles at most one run, the most overdue: with the keys and both families of
     /// the feed's state due at once, one commit settles one, and the next ones the others.
     func testACommitSettlesOnlyTheMostOverdueRun() throws {
