@@ -276,4 +276,44 @@ final class FeedSliceTests: XCTestCase {
         try Ingestor(store: upgraded).store(lines: lines, groupSize: 37)
         XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
     }
+
+    /// A store of schema version 9 (`impression_exposures` indexed by user and impression only)
+    /// gets indexes holding every column, from which the feed writer and a settling read the
+    /// table alone, and goes on deduplicating and merging as before.
+    func testAStoreWithNarrowExposureIndexesGetsCoveringOnes() throws {
+        let lines = Self.feedLines()
+        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
+        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
+        let path = directory.appendingPathComponent("v9.sqlite").path
+        do {
+            let old = try EventStore(path: path)
+            let ingestor = try Ingestor(store: old)
+            ingestor.recentStateSettledAt = 40
+            try ingestor.store(lines: Array(lines.prefix(500)), groupSize: 37)
+            try old.database.execute("""
+                DROP INDEX impression_exposures_recent_key;
+                CREATE INDEX impression_exposures_recent_key ON impression_exposures_recent (user_id, impression_id);
+                DROP INDEX impression_exposures_key;
+                CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id);
+                DELETE FROM tally_migrations WHERE identifier LIKE 'v10-%';
+                """)
+        }
+        let upgraded = try EventStore(path: path)
+        let db = upgraded.database
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_exposures_settled") ?? 0, 100)
+        for (table, index) in [("impression_exposures_recent", "impression_exposures_recent_key"),
+                               ("impression_exposures_settled", "impression_exposures_key")] {
+            let columns = try db.prepare("SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno").allRows().map { "\($0)" }
+            XCTAssertEqual(columns.count, 4, index)
+            let plan = try db.prepare("""
+                EXPLAIN QUERY PLAN SELECT model_info, feed_position FROM \(table) WHERE user_id = 'u' AND impression_id = 'i'
+                """).allRows().map { "\($0)" }.joined()
+            XCTAssertTrue(plan.contains("COVERING INDEX \(index)"), plan)
+        }
+        let ingestor = try Ingestor(store: upgraded)
+        ingestor.recentStateSettledAt = 40
+        let outcomes = try ingestor.store(lines: lines, groupSize: 37)
+        XCTAssertEqual(outcomes.filter { if case .duplicate = $0 { true } else { false } }.count, 500)
+        XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
+    }
 }
