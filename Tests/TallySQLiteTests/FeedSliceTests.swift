@@ -277,7 +277,7 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
     }
 
-    /// A store of schema version 9 (`impression_exposures` indexed by user and impression only)
+    /// A store of schema version 11 (`impression_exposures` indexed by user and impression only)
     /// gets indexes holding every column, from which the feed writer and a settling read the
     /// table alone, and goes on deduplicating and merging as before.
     func testAStoreWithNarrowExposureIndexesGetsCoveringOnes() throws {
@@ -295,7 +295,7 @@ final class FeedSliceTests: XCTestCase {
                 CREATE INDEX impression_exposures_recent_key ON impression_exposures_recent (user_id, impression_id);
                 DROP INDEX impression_exposures_key;
                 CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id);
-                DELETE FROM tally_migrations WHERE identifier LIKE 'v10-%';
+                DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%';
                 """)
         }
         let upgraded = try EventStore(path: path)

@@ -12,7 +12,7 @@ public enum TallySchema {
         Migration("v7-feed-filter-slices", sql: v7, step: fillSlices),
         Migration("v8-observability-index-by-date", sql: v8),
         Migration("v9-recent-and-settled-feed-state", sql: v9, step: fillStateFilters),
-        Migration("v10-covering-impression-exposure-indexes", sql: v10),
+        Migration("v12-covering-impression-exposure-indexes", sql: v12),
     ])
 
     static let v1 = """
