@@ -179,6 +179,7 @@ final class FeedSliceTests: XCTestCase {
 
     /// Takes `db` back to schema version 8: each table of `StateRuns` one table again, holding both runs.
     private func undoStateRuns(_ db: Database) throws {
+        try db.execute("DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%'")
         try undoSlicesByPosition(db)
         try ExposureSliceTests.undoExposureSlices(db)
         for table in (StateRuns.exposurePairs.1 + StateRuns.impressions.1).map(\.name) {
@@ -265,6 +266,37 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices_settled") ?? 0, 100)
     }
 
+    /// The filters of settled keys are made from the stored bytes of the keys and asked with the
+    /// strings of the events: every settled key, whatever its characters, may be settled.
+    func testTheFiltersFindEverySettledKey() throws {
+        let lines = Self.feedLines().map {
+            $0.replacingOccurrences(of: #""userId":"u"#, with: #""userId":"ü-ユーザー"#)
+                .replacingOccurrences(of: #""pageInstanceId":"p"#, with: #""pageInstanceId":"ページ"#)
+                .replacingOccurrences(of: #""impressionId":"imp"#, with: #""impressionId":"印象"#)
+        }
+        let store = try EventStore(path: directory.appendingPathComponent("keys.sqlite").path)
+        let ingestor = try Ingestor(store: store)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: lines, groupSize: 37)
+        let db = store.database
+        XCTAssertGreaterThan(try db.scalarInt("SELECT min(generation) FROM state_runs") ?? 0, 3, "each family settled several times")
+        for family in [StateRuns.exposurePairs, StateRuns.impressions] {
+            let runs = try StateRuns(database: db, family: family)
+            try runs.refresh()
+            for table in runs.tables {
+                let keys = try db.prepare("SELECT \(table.keyColumns.0), \(table.keyColumns.1) FROM \(table.settled)")
+                var settled = 0
+                while try keys.step() {
+                    let first = keys.text(0) ?? "", second = keys.text(1) ?? ""
+                    XCTAssertTrue(first.contains("ü") || first.contains("ペ"), first)
+                    XCTAssertTrue(runs.mayBeSettled(first, second), "\(table.settled): \(first), \(second)")
+                    settled += 1
+                }
+                XCTAssertGreaterThan(settled, 100, table.settled)
+            }
+        }
+    }
+
     /// A commit settles at most one run, the most overdue: with the keys and both families of
     /// the feed's state due at once, one commit settles one, and the next ones the others.
     func testACommitSettlesOnlyTheMostOverdueRun() throws {
@@ -328,6 +360,46 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertEqual(try db.scalarInt("SELECT settled FROM state_runs WHERE family = 'exposure_pairs'"),
                        try db.scalarInt("SELECT count(*) FROM exposure_firsts_settled"))
         try Ingestor(store: upgraded).store(lines: lines, groupSize: 37)
+        XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
+    }
+
+    /// A store of schema version 11 (`impression_exposures` indexed by user and impression only)
+    /// gets indexes holding every column, from which the feed writer and a settling read the
+    /// table alone, and goes on deduplicating and merging as before.
+    func testAStoreWithNarrowExposureIndexesGetsCoveringOnes() throws {
+        let lines = Self.feedLines()
+        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
+        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
+        let path = directory.appendingPathComponent("v9.sqlite").path
+        do {
+            let old = try EventStore(path: path)
+            let ingestor = try Ingestor(store: old)
+            ingestor.recentStateSettledAt = 40
+            try ingestor.store(lines: Array(lines.prefix(500)), groupSize: 37)
+            try old.database.execute("""
+                DROP INDEX impression_exposures_recent_key;
+                CREATE INDEX impression_exposures_recent_key ON impression_exposures_recent (user_id, impression_id);
+                DROP INDEX impression_exposures_key;
+                CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id);
+                DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%';
+                """)
+        }
+        let upgraded = try EventStore(path: path)
+        let db = upgraded.database
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_exposures_settled") ?? 0, 100)
+        for (table, index) in [("impression_exposures_recent", "impression_exposures_recent_key"),
+                               ("impression_exposures_settled", "impression_exposures_key")] {
+            let columns = try db.prepare("SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno").allRows().map { "\($0)" }
+            XCTAssertEqual(columns.count, 4, index)
+            let plan = try db.prepare("""
+                EXPLAIN QUERY PLAN SELECT model_info, feed_position FROM \(table) WHERE user_id = 'u' AND impression_id = 'i'
+                """).allRows().map { "\($0)" }.joined()
+            XCTAssertTrue(plan.contains("COVERING INDEX \(index)"), plan)
+        }
+        let ingestor = try Ingestor(store: upgraded)
+        ingestor.recentStateSettledAt = 40
+        let outcomes = try ingestor.store(lines: lines, groupSize: 37)
+        XCTAssertEqual(outcomes.filter { if case .duplicate = $0 { true } else { false } }.count, 500)
         XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
     }
 }

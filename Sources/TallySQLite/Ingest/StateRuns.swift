@@ -83,7 +83,7 @@ final class StateRuns: SettlingRun {
 
     /// False when the settled run certainly holds no row of the key (`first`, `second`).
     func mayBeSettled(_ first: String, _ second: String) -> Bool {
-        Self.withKey(first, second, buffer: &keyBytes) { filter.mayContain($0) }
+        Self.withKey(first.utf8, second.utf8, buffer: &keyBytes) { filter.mayContain($0) }
     }
 
     /// Counts `count` rows added to run `run`.
@@ -159,8 +159,14 @@ final class StateRuns: SettlingRun {
         let (first, second) = table.keyColumns
         let keys = try db.prepare("SELECT \(first), \(second) FROM \(run == .recent ? table.recent : table.settled)")
         var buffer: [UInt8] = []
+        // The stored UTF-8 as it is, without making a string of each key (a settling that
+        // grows the filter reads every settled key).
         while try keys.step() {
-            withKey(keys.text(0) ?? "", keys.text(1) ?? "", buffer: &buffer) { filter.insert($0) }
+            keys.withBlob(0) { first in
+                keys.withBlob(1) { second in
+                    withKey(first, second, buffer: &buffer) { filter.insert($0) }
+                }
+            }
         }
     }
 
@@ -176,12 +182,13 @@ final class StateRuns: SettlingRun {
 
     /// Calls `body` with the filter's bytes of the key (`first`, `second`): their UTF-8 with a
     /// 0xFF byte, which UTF-8 never holds, between them.
-    private static func withKey<T>(_ first: String, _ second: String, buffer: inout [UInt8],
-                                   _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    private static func withKey<First: Sequence<UInt8>, Second: Sequence<UInt8>, T>(
+        _ first: First, _ second: Second, buffer: inout [UInt8], _ body: (UnsafeRawBufferPointer) -> T
+    ) -> T {
         buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: first.utf8)
+        buffer.append(contentsOf: first)
         buffer.append(0xFF)
-        buffer.append(contentsOf: second.utf8)
+        buffer.append(contentsOf: second)
         return buffer.withUnsafeBytes(body)
     }
 }

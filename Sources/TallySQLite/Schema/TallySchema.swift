@@ -14,6 +14,7 @@ public enum TallySchema {
         Migration("v9-recent-and-settled-feed-state", sql: v9, step: fillStateFilters),
         Migration("v10-exposure-slices", sql: v10, step: fillExposureSlices),
         Migration("v11-feed-filter-slices-by-position", sql: v11, step: fillSlices),
+        Migration("v12-covering-impression-exposure-indexes", sql: v12),
     ])
 
     static let v1 = """
