@@ -71,27 +71,101 @@ package struct ImpressionSlices: Equatable {
         }
     }
 
-    /// Every (slice, group) of the impression with what it holds.
-    package var facts: [Key: Fact] = [:]
+    /// Every (slice, group) of the impression with what it holds: none, the one nearly every
+    /// impression has (kept inline, so that noting an event allocates nothing), or several.
+    private enum Storage: Equatable {
+        case none
+        case one(Key, Fact)
+        case several([Key: Fact])
+
+        init(_ facts: [Key: Fact]) {
+            switch facts.count {
+            case 0: self = .none
+            case 1: self = .one(facts.first!.key, facts.first!.value)
+            default: self = .several(facts)
+            }
+        }
+    }
+
+    private var storage = Storage.none
 
     package init() {}
 
+    /// Every (slice, group) of the impression with what it holds.
+    package var facts: [Key: Fact] {
+        get {
+            switch storage {
+            case .none: [:]
+            case .one(let key, let fact): [key: fact]
+            case .several(let facts): facts
+            }
+        }
+        set { storage = Storage(newValue) }
+    }
+
+    /// The impression's one (slice, group) with what it holds; nil when it has none or several.
+    package var only: (key: Key, fact: Fact)? {
+        if case .one(let key, let fact) = storage { (key, fact) } else { nil }
+    }
+
     /// Whether the impression holds more than one (slice, group): then it counts in no cell.
-    package var spans: Bool { facts.count > 1 }
+    package var spans: Bool {
+        if case .several = storage { true } else { false }
+    }
+
+    /// What the impression holds at `key`.
+    private subscript(key: Key) -> Fact? {
+        get {
+            switch storage {
+            case .none: nil
+            case .one(let held, let fact): held == key ? fact : nil
+            case .several(let facts): facts[key]
+            }
+        }
+        set {
+            switch storage {
+            case .none:
+                if let newValue { storage = .one(key, newValue) }
+            case .one(let held, let fact):
+                if held == key {
+                    storage = newValue.map { .one(key, $0) } ?? .none
+                } else if let newValue {
+                    storage = .several([held: fact, key: newValue])
+                }
+            case .several(var facts):
+                storage = .none
+                facts[key] = newValue
+                storage = Storage(facts)
+            }
+        }
+    }
 
     /// Notes an exposure event of the impression.
     package mutating func expose(_ key: Key) {
-        facts[key, default: Fact()].exposed = true
+        var fact = self[key] ?? Fact()
+        fact.exposed = true
+        self[key] = fact
     }
 
     /// Notes a feedback event of the impression, which replaces the slice's newest when it is newer.
     package mutating func react(_ reaction: Reaction, at key: Key) {
-        if let held = facts.first(where: { $0.key.slice == key.slice && $0.value.reaction != nil }) {
-            guard let order = held.value.reaction?.order, order < reaction.order else { return }
-            facts[held.key]?.reaction = nil
-            if !held.value.exposed { facts[held.key] = nil }
+        if let held = heldReaction(in: key.slice) {
+            guard let order = held.fact.reaction?.order, order < reaction.order else { return }
+            self[held.key] = held.fact.exposed ? Fact(exposed: true) : nil
         }
-        facts[key, default: Fact()].reaction = reaction
+        var fact = self[key] ?? Fact()
+        fact.reaction = reaction
+        self[key] = fact
+    }
+
+    /// The (slice, group) of `slice` that holds the slice's newest feedback, if any.
+    private func heldReaction(in slice: Slice) -> (key: Key, fact: Fact)? {
+        switch storage {
+        case .none: nil
+        case .one(let key, let fact): key.slice == slice && fact.reaction != nil ? (key, fact) : nil
+        case .several(let facts):
+            facts.first { $0.key.slice == slice && $0.value.reaction != nil }.map { ($0.key, $0.value) }
+        }
     }
 
     /// This state with a batch's share of the same impression merged in.
@@ -106,9 +180,9 @@ package struct ImpressionSlices: Equatable {
 
     /// Adds (`sign` 1) or removes (`sign` -1) this state's share of `user`'s cell: nothing when it spans.
     package func contribute(_ sign: Int, user: String, to cells: inout [Cell: DislikeDeltas.Counters]) {
-        guard facts.count == 1, let only = facts.first else { return }
+        guard let only else { return }
         let cell = Cell(key: only.key, user: user)
-        let fact = only.value
+        let fact = only.fact
         var counters = cells[cell, default: DislikeDeltas.Counters()]
         if fact.exposed {
             counters.exposed += sign

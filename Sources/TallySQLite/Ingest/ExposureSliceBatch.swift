@@ -1,38 +1,47 @@
 import TallyIngest
 
 /// The slices of the (page instance, item) pairs a batch touches, for the filtered exposure
-/// counts (`ExposureSliceWriter`): a pair's one slice (local date, platform, app version) while
-/// its events share it, the usual case, whose first event and count are the batch's
-/// `firstExposures`; otherwise its first event and count per slice.
+/// counts (`ExposureSliceWriter`). A pair whose events share one slice (local date, platform,
+/// app version), the usual case, needs nothing here: its slice is that of its first event in the
+/// batch's `firstExposures`, which also holds its count. Only a pair with events in several
+/// slices is kept, with its first event and count per slice, so that the usual event costs no
+/// hash lookup beyond its pair's one in `firstExposures`.
 struct ExposureSliceBatch {
-    enum Slices {
-        case one(ImpressionSlices.Slice)
-        case several([ImpressionSlices.Slice: FirstExposure])
-    }
+    /// The pairs with events in several slices: per slice, the first event and count.
+    private var spread: [PageItem: [ImpressionSlices.Slice: FirstExposure]] = [:]
 
-    var pairs: [PageItem: Slices] = [:]
+    /// Whether no pair of the batch spreads over several slices so far.
+    var isEmpty: Bool { spread.isEmpty }
 
-    var isEmpty: Bool { pairs.isEmpty }
-
-    /// Notes an exposure event of `pair` at `slice` (`event`, with `events` 1); false when it
-    /// is the pair's first event outside the one slice it had, which `spread` must then note.
-    mutating func add(_ pair: PageItem, at slice: ImpressionSlices.Slice, _ event: FirstExposure) -> Bool {
-        switch pairs[pair] {
-        case nil:
-            pairs[pair] = .one(slice)
-        case .one(let held):
-            return held == slice
-        case .several(var bySlice):
+    /// Notes an exposure event of `pair` at `slice` (`event`, with `events` 1) when the pair may
+    /// spread: `outside` is the pair's first event and count before it when this event lies
+    /// outside the one slice the pair's events had so far.
+    mutating func add(_ pair: PageItem, at slice: ImpressionSlices.Slice, _ event: FirstExposure, outside: FirstExposure?) {
+        if !spread.isEmpty, var bySlice = spread.removeValue(forKey: pair) {
             bySlice[slice] = bySlice[slice].map { $0.merging(event) } ?? event
-            pairs[pair] = .several(bySlice)
+            spread[pair] = bySlice
+        } else if let outside {
+            spread[pair] = [outside.slice: outside, slice: event]
         }
-        return true
     }
 
-    /// Notes the event `add` refused: the pair's events so far (`sofar`, its first and count)
-    /// all lie in its one slice, this one in another.
-    mutating func spread(_ pair: PageItem, at slice: ImpressionSlices.Slice, _ event: FirstExposure, sofar: FirstExposure) {
-        guard case .one(let held) = pairs[pair] else { return }
-        pairs[pair] = .several([held: sofar, slice: event])
+    /// The first event and count per slice of a pair of the batch whose events lie in several
+    /// slices, nil for a pair of one slice.
+    func spread(of pair: PageItem) -> [ImpressionSlices.Slice: FirstExposure]? {
+        spread.isEmpty ? nil : spread[pair]
+    }
+}
+
+extension FirstExposure {
+    /// The slice (local date, platform, app version) of this first event.
+    var slice: ImpressionSlices.Slice {
+        ImpressionSlices.Slice(localDate: localDate, platform: platform, appVersion: appVersion)
+    }
+
+    /// Whether this first event lies in `slice` (as `Slice` compares: platform and app version
+    /// byte for byte).
+    func lies(in slice: ImpressionSlices.Slice) -> Bool {
+        localDate == slice.localDate && platform.hasSameBytes(as: slice.platform)
+            && appVersion.hasSameBytes(as: slice.appVersion)
     }
 }

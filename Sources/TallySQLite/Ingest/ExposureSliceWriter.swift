@@ -45,27 +45,20 @@ final class ExposureSliceWriter {
 
     /// Writes the batch's pairs; `storedBefore` holds those it found stored, as they were before it.
     func write(_ batch: RollupBatch, storedBefore: [PageItem: FirstExposure]) throws {
-        for (pair, slices) in batch.exposureSlices.pairs {
-            guard let first = batch.firstExposures[pair] else { continue }
-            let incoming: [ImpressionSlices.Slice: FirstExposure]
-            switch slices {
-            case .one(let slice):
-                if storedBefore.isEmpty || storedBefore[pair] == nil {
-                    try count(first, item: pair.item, at: slice, 1)
-                    continue
-                }
-                incoming = [slice: first]
-            case .several(let bySlice):
-                incoming = bySlice
+        for (pair, first) in batch.firstExposures {
+            let spread = batch.exposureSlices.spread(of: pair)
+            if spread == nil, storedBefore.isEmpty || storedBefore[pair] == nil {
+                try count(first, item: pair.item, at: first.slice, 1)
+                continue
             }
+            let incoming = spread ?? [first.slice: first]
             guard let before = storedBefore[pair] else {
                 try add(pair, incoming)
                 continue
             }
             var stored = try spanning(pair)
             if stored.isEmpty {
-                let slice = ImpressionSlices.Slice(localDate: before.localDate, platform: before.platform,
-                                                   appVersion: before.appVersion)
+                let slice = before.slice
                 try count(before, item: pair.item, at: slice, -1)
                 stored = [slice: before]
             } else {

@@ -143,8 +143,8 @@ final class ImpressionSliceWriter {
     private func store(_ key: UserImpression, _ state: ImpressionSlices, with statement: Statement) throws -> Bool {
         bind(key, to: statement)
         statement.bind(Int64(state.spans ? 1 : 0), at: 3)
-        if !state.spans, let only = state.facts.first {
-            bind(only.key, only.value, to: statement, from: 4)
+        if let only = state.only {
+            bind(only.key, only.fact, to: statement, from: 4)
         } else {
             for index in Int32(4)...12 { try statement.bind(.null, at: index) }
         }

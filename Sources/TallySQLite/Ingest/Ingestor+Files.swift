@@ -124,7 +124,7 @@ extension Ingestor {
             records += chunk.entries.count
             chunk = ValidatedChunk(capacity: chunkLimit)
             guard closingBatch || records >= batchSize else { return true }
-            defer { rollups = RollupBatch(); records = 0 }
+            defer { rollups = RollupBatch(sizedLike: rollups); records = 0 }
             rollups.planExposures()
             return queue.put(.rollups(rollups))
         }

@@ -86,6 +86,13 @@ struct RollupBatch {
             && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty && slices.isEmpty
     }
 
+    init() {}
+
+    /// An empty batch sized for the next batch of the same file (`SliceBatch.init(sizedLike:)`).
+    init(sizedLike previous: RollupBatch) {
+        slices = SliceBatch(sizedLike: previous.slices)
+    }
+
     /// Computes `exposurePlan` from the batch's pairs (on the reading thread, once the batch is whole).
     mutating func planExposures() {
         exposurePlan = ExposurePlan(firstExposures)
@@ -177,12 +184,13 @@ struct RollupBatch {
     /// Merges in one exposure event of `pair` (`event`, with `events` 1) in `slice`: the pair's
     /// first exposure and its slices.
     mutating func addExposure(_ pair: PageItem, _ event: FirstExposure, at slice: ImpressionSlices.Slice) {
-        if !exposureSlices.add(pair, at: slice, event), let sofar = firstExposures[pair] {
-            exposureSlices.spread(pair, at: slice, event, sofar: sofar)
-        }
         var incoming = event
         incoming.events = 0
-        Self.merge(incoming, into: &firstExposures[pair, default: incoming])
+        var outside: FirstExposure?
+        Self.merge(incoming, into: &firstExposures[pair, default: incoming], at: slice, outside: &outside)
+        if outside != nil || !exposureSlices.isEmpty {
+            exposureSlices.add(pair, at: slice, event, outside: outside)
+        }
     }
 
     /// The feed filters' slice of an event and its group.
@@ -193,9 +201,14 @@ struct RollupBatch {
                              modelInfo: modelInfo, feedPosition: feedPosition)
     }
 
-    /// Counts one more event of a pair, which becomes its first when it is earlier (one hash
-    /// lookup per event: the pair is updated in place).
-    private static func merge(_ incoming: FirstExposure, into first: inout FirstExposure) {
+    /// Counts one more event of a pair at `slice`, which becomes its first when it is earlier
+    /// (one hash lookup per event: the pair is updated in place); `outside` is set to the pair
+    /// as it was when its earlier events lie in another slice.
+    private static func merge(_ incoming: FirstExposure, into first: inout FirstExposure, at slice: ImpressionSlices.Slice,
+                              outside: inout FirstExposure?) {
+        if first.events > 0, !first.lies(in: slice) {
+            outside = first
+        }
         let events = first.events + 1
         if incoming.order < first.order {
             first = incoming

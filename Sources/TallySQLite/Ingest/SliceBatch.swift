@@ -10,6 +10,14 @@ struct SliceBatch {
 
     var isEmpty: Bool { impressions.isEmpty && modelSlices.isEmpty }
 
+    init() {}
+
+    /// An empty batch with room for as many impressions as `previous` held: the next batch of a
+    /// file is about as large, and a dictionary that grows by doubling moves every entry again.
+    init(sizedLike previous: SliceBatch) {
+        impressions.reserveCapacity(previous.impressions.count)
+    }
+
     /// Notes an exposure event: `impression` absent counts only for the group's dates.
     mutating func addExposure(user: String, impression: String?, at key: ImpressionSlices.Key) {
         if key.modelInfo != nil { modelSlices.insert(key) }
