@@ -31,6 +31,7 @@ public enum ClickHouseQueries {
     /// its event tables.
     public static let withoutClickHouseTwin: [String: String] = [
         "latency_values": "ClickHouse ranks the values on the server (latency)",
+        "latency_row": "ClickHouse ranks the values on the server (latency)",
         "dislike_rate_models": "ClickHouse counts the filtered rates from the feed events (dislike_rate_scan)",
         "compare_dates_models": "ClickHouse reads the models' dates from the feed events (compare_dates)",
         "exposures_slices": "ClickHouse counts the filtered exposures from the exposure events (exposures_scan)",
@@ -38,6 +39,6 @@ public enum ClickHouseQueries {
 
     /// The ClickHouse queries that have no SQLite file of the same name, and why.
     public static let withoutSQLiteTwin: [String: String] = [
-        "latency": "SQLite reads the values (latency_values) and ranks them in Swift",
+        "latency": "SQLite reads the events (latency_values, latency_row) and ranks the values in Swift",
     ]
 }

@@ -4,14 +4,48 @@ extension SQLiteReports {
     /// Exact nearest-rank percentiles of `properties.field` of events named `event` (of one
     /// `user`, or all), per value of `properties.by` (or the event's appVersion), the groups in
     /// the order of SQLite's `ORDER BY` with no value last.
+    ///
+    /// The events' properties are read as stored (`latency_values.sql`) and the two members taken
+    /// from the text by `LatencyScanner` where its answer is certainly SQLite's; every other event
+    /// is answered by SQLite's JSON functions (`latency_row.sql`), so the answer is theirs.
     public func latency(event: String, field: String, by: String, user: String? = nil) throws -> GroupedReport {
-        var groups: [SQLValue: [Double]] = [:]
-        try run("latency_values", ["event": .text(event), "field": .text(field), "by": .text(by),
-                                   "user": QueryValue(user)]) { row in
-            groups[Self.groupKey(row.value(0)), default: []].append(row.double(1))
+        let scanner = LatencyScanner(field: field, by: by)
+        let byAppVersion = by == "appVersion" || by == "app_version"
+        let single = try prepared("latency_row")
+        try single.bind(named: ["field": .text(field), "by": .text(by)])
+        let properties = single.parameterIndex("properties"), appVersion = single.parameterIndex("app_version")
+        var groups = LatencyGroups()
+        try run("latency_values", ["event": .text(event), "user": QueryValue(user)]) { row in
+            let read = row.withText(0) { text -> Bool in
+                guard let text, let reading = scanner.read(text) else { return false }
+                guard let value = reading.value.map(Double.init) else { return true }
+                switch reading.group {
+                case .int(let key):
+                    groups.add(value, key: .int(key))
+                case .text(let range):
+                    groups.add(value, text: UnsafeBufferPointer(rebasing: text[range]))
+                case .none where !byAppVersion || row.isNull(1):
+                    groups.add(value, key: .null)
+                case .none:
+                    return row.withText(1) { version in
+                        guard let version else { return false }
+                        groups.add(value, text: version)
+                        return true
+                    }
+                }
+                return true
+            }
+            guard !read else { return }
+            single.reset()
+            single.bind(column: 0, of: row, at: properties)
+            single.bind(column: 1, of: row, at: appVersion)
+            while try single.step() {
+                groups.add(single.double(1), key: Self.groupKey(single.value(0)))
+            }
         }
-        let rows = groups.sorted { Self.precedes($0.key, $1.key) }.map { group, values -> [ReportValue] in
-            let sorted = values.sorted()
+        single.reset()
+        let rows = groups.groups().sorted { Self.precedes($0.key, $1.key) }.map { group, values -> [ReportValue] in
+            let sorted = LatencyGroups.sorted(values)
             return [ReportValue(group), .int(Int64(sorted.count))] + [50, 90, 99, 100].map { ReportLogic.nearestRank($0, of: sorted) }
         }
         return GroupedReport(columns: ReportLogic.latencyColumns(field: field, by: by), rows: rows)

@@ -16,13 +16,7 @@ public final class SQLiteReports: ReportBackend {
     /// A parameter of the query missing from `parameters` throws (strict binding, as GRDB's
     /// `setArguments`): bound as NULL it would read as "all users".
     func run(_ name: String, _ parameters: [String: QueryValue], _ body: (Statement) throws -> Void) throws {
-        let statement: Statement
-        if let cached = statements[name] {
-            statement = cached
-        } else {
-            statement = try database.prepare(try QueryLibrary.sql(name), name: "queries/\(name).sql")
-            statements[name] = statement
-        }
+        let statement = try prepared(name)
         if let missing = statement.parameterNames.first(where: { parameters[$0] == nil }) {
             throw QueryError.invalidParameter(name: missing, message: "queries/\(name).sql takes :\(missing), which was not given")
         }
@@ -31,6 +25,16 @@ public final class SQLiteReports: ReportBackend {
         while try statement.step() {
             try body(statement)
         }
+    }
+
+    /// Bundled query `name`, compiled once per report layer.
+    func prepared(_ name: String) throws -> Statement {
+        if let cached = statements[name] {
+            return cached
+        }
+        let statement = try database.prepare(try QueryLibrary.sql(name), name: "queries/\(name).sql")
+        statements[name] = statement
+        return statement
     }
 
     /// The SQLite text of `queries/NAME.sql`.

@@ -1,7 +1,14 @@
+import CSQLite
+
 extension Statement {
     /// Names of the statement's parameters without their prefix (`:user` → `user`), in order.
     public var parameterNames: [String] {
         (0..<parameterCount).compactMap { parameterName($0 + 1).map { String($0.dropFirst()) } }
+    }
+
+    /// The 1-based index of parameter `:name`, or 0 when the statement has none of that name.
+    public func parameterIndex(_ name: String) -> Int32 {
+        sqlite3_bind_parameter_index(handle, ":" + name)
     }
 
     /// Resets, then binds each `:name`, `@name` or `$name` parameter from `values`; a parameter

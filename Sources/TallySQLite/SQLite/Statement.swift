@@ -117,6 +117,13 @@ public final class Statement {
         sqlite3_bind_blob(handle, index, base, Int32(bytes.count), copying ? Statement.transient : nil)
     }
 
+    /// Binds column `column` of `row`'s current row as SQLite holds it (its type and bytes,
+    /// copied by SQLite).
+    @inline(__always)
+    public func bind(column: Int, of row: Statement, at index: Int32) {
+        sqlite3_bind_value(handle, index, sqlite3_column_value(row.handle, Int32(column)))
+    }
+
     /// Advances; true while a row is available.
     @discardableResult
     public func step() throws -> Bool {
@@ -170,6 +177,16 @@ public final class Statement {
     public func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let pointer = sqlite3_column_blob(handle, Int32(index))
         return try body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, Int32(index)))))
+    }
+
+    /// Calls `body` with the UTF-8 bytes of column `index` of the current row when it is TEXT
+    /// (nil otherwise), valid only during the call: no String is made.
+    @inline(__always)
+    public func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+        guard sqlite3_column_type(handle, Int32(index)) == SQLITE_TEXT, let pointer = sqlite3_column_text(handle, Int32(index)) else {
+            return try body(nil)
+        }
+        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, Int32(index)))))
     }
 
     /// Whether column `index` of the current row is NULL.
