@@ -14,7 +14,7 @@ does:
   that statement alone (`readonly`, `max_execution_time`, `insert_distributed_sync`, …), set in
   the order given;
 - `Content-Encoding: gzip` bodies; external data (`multipart/form-data`, one part per table,
-  its columns in `NAME_structure`);
+  its columns in `NAME_structure`, its format in `NAME_format`, TabSeparated by default);
 - errors as status 4xx/5xx chosen from the code as ClickHouse does, with the body
   `Code: N. DB::Exception: … (NAME) (version V)` and the header `X-ClickHouse-Exception-Code`.
 A chDB session runs one statement at a time, so requests wait their turn; `readonly` cannot be
@@ -83,7 +83,7 @@ class Engine:
 
     def answer(self, sql, database, settings, tables, rows_file):
         """Runs `sql` in `database` with `settings` (name, value pairs), the external `tables`
-        (name, structure, file) created first and dropped after; `rows_file` holds an INSERT's rows."""
+        (name, structure, format, file) created first and dropped after; `rows_file` holds an INSERT's rows."""
         with self.lock:
             self.run("USE " + quote_name(database or "default"))
             readonly = False
@@ -100,10 +100,10 @@ class Engine:
                     self.settings[name] = value
             made = []
             try:
-                for name, structure, path in tables:
+                for name, structure, form, path in tables:
                     self.run("CREATE TEMPORARY TABLE " + quote_name(name) + " (" + structure + ") ENGINE = Memory")
                     made.append(name)
-                    self.run("INSERT INTO " + quote_name(name) + " FROM INFILE " + literal(path) + " FORMAT TabSeparated")
+                    self.run("INSERT INTO " + quote_name(name) + " FROM INFILE " + literal(path) + " FORMAT " + format_name(form))
                 if readonly:
                     self.run("SET readonly = " + literal(dict(settings)["readonly"]))
                 if rows_file is not None:
@@ -120,6 +120,13 @@ class Engine:
                             self.run("DROP TEMPORARY TABLE IF EXISTS " + quote_name(name))
                         except RuntimeError:
                             pass
+
+
+def format_name(name):
+    """`name` when it can name a format (a word), else a ValueError (answered as a parse error)."""
+    if not re.fullmatch(r"\w+", name):
+        raise ValueError("not a format name: " + name)
+    return name
 
 
 def quote_name(name):
@@ -184,8 +191,8 @@ class Handler(BaseHTTPRequestHandler):
             if content_type.startswith("multipart/form-data"):
                 for name, content in multipart(body, content_type).items():
                     files.append(self.scratch_file(content))
-                    external.append((name, given.get(name + "_structure", ""), files[-1]))
-                structures = {name + "_structure" for name, _, _ in external}
+                    external.append((name, given.get(name + "_structure", ""), given.get(name + "_format", "TabSeparated"), files[-1]))
+                structures = {name + suffix for name, _, _, _ in external for suffix in ("_structure", "_format")}
             else:
                 structures = set()
                 if sql and body and INSERT_WITH_ROWS.match(sql):

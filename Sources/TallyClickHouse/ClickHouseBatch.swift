@@ -2,7 +2,7 @@ import TallyEvents
 import TallyIngest
 
 /// One batch of the ClickHouse ingest, prepared while the batch before it is sent: each
-/// family's rows already written as `TabSeparated`, the batch's keys (each once: a key met
+/// family's rows already written as `RowBinary`, the batch's keys (each once: a key met
 /// again in the batch is a duplicate and never reaches it), what each feedback and exposure
 /// event tells of its impression (`ImpressionStates`), what each exposure event tells of its
 /// (page instance, item) (`ExposurePairs`) and the rejected lines.
@@ -18,9 +18,9 @@ struct ClickHouseBatch: Sendable {
     /// The events, in arrival order.
     private(set) var entries: [Entry] = []
     /// Each family's rows, indexed as `EventFamily.allCases`.
-    private(set) var rows = [RowWriter](repeating: RowWriter(), count: EventFamily.allCases.count)
-    /// A `family	key` row per entry, as `event_keys` holds them.
-    private(set) var keyRows = RowWriter()
+    private(set) var rows = [RowBinaryWriter](repeating: RowBinaryWriter(), count: EventFamily.allCases.count)
+    /// A (family, key) `RowBinary` row per entry, as `event_keys` holds them.
+    private(set) var keyRows = RowBinaryWriter()
     /// The share of an impression's state each feedback event, and each exposure event with an
     /// impression, brings: the entry's index, the (user, impression) and the share.
     private(set) var impressions: [(entry: Int, key: ImpressionStates.Key, share: ImpressionState)] = []
@@ -42,8 +42,8 @@ struct ClickHouseBatch: Sendable {
         entries.reserveCapacity(other.entries.count)
         impressions.reserveCapacity(other.impressions.count)
         pairs.reserveCapacity(other.pairs.count)
-        rows = other.rows.map { RowWriter(reserving: $0.count) }
-        keyRows = RowWriter(reserving: other.keyRows.count)
+        rows = other.rows.map { RowBinaryWriter(reserving: $0.count) }
+        keyRows = RowBinaryWriter(reserving: other.keyRows.count)
         keys = other.keys.map { Set(minimumCapacity: $0.count) }
     }
 
@@ -60,9 +60,8 @@ struct ClickHouseBatch: Sendable {
         let start = rows[index].count
         event.writeClickHouseRow(localDate: dateCache.text, to: &rows[index])
         let keyStart = keyRows.count
-        keyRows.text(event.family.rawValue)
-        keyRows.text(key)
-        keyRows.endRow()
+        keyRows.string(event.family.rawValue)
+        keyRows.string(key)
         entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count, keyRow: keyStart..<keyRows.count))
         var share = ImpressionState()
         switch event {

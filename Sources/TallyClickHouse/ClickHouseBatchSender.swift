@@ -88,7 +88,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 // what this batch's states were computed from.
                 try collapseCopies(in: resent.union(recovering))
                 if keys.count > 0 {
-                    try client.insert(into: "event_keys", columns: ["family", "key"], format: "TabSeparated", body: keys.bytes)
+                    try client.insert(into: "event_keys", columns: ["family", "key"], format: "RowBinary", body: keys.bytes)
                 }
             } catch {
                 if uncertain.isEmpty {
@@ -155,7 +155,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
 
     /// Inserts each family's rows (those it has), all at the same time; returns the tables whose
     /// insert was sent more than once. Throws the first failure, once every insert has finished.
-    private func insertAll(_ bodies: [RowWriter]) throws -> Set<String> {
+    private func insertAll(_ bodies: [RowBinaryWriter]) throws -> Set<String> {
         let work = EventFamily.allCases.filter { bodies[$0.index].count > 0 }
         let client = self.client
         let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
@@ -163,7 +163,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             let family = work[index]
             let table = family.clickHouseTable
             let outcome = Result {
-                try client.insert(into: table, columns: family.clickHouseColumns, format: "TabSeparated",
+                try client.insert(into: table, columns: family.clickHouseColumns, format: "RowBinary",
                                   body: bodies[family.index].bytes) {
                     try ClickHouseRollups.markStale(fedBy: table, using: client)
                 }
@@ -241,7 +241,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         var stored: [EventFamily: Set<Bytewise<String>>] = [:]
         let condition = ProbeSets.condition(ProbeSets.eventKeys, batch: "batch_keys", probing: try probing())
         let result = try client.query("SELECT family, key FROM event_keys WHERE \(condition)",
-                                      table: "batch_keys", structure: "family String, key String", rows: batch.keyRows.bytes)
+                                      table: "batch_keys", structure: "family String, key String", format: "RowBinary",
+                                      rows: batch.keyRows.bytes)
         for row in result.rows {
             if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1] {
                 stored[family, default: []].insert(Bytewise(key))

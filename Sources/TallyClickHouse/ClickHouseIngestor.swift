@@ -4,7 +4,7 @@ import TallyIngest
 import TallySupport
 
 /// Validates event files with the same code as the SQLite store (`RecordValidator`) and
-/// streams the events to ClickHouse in batches of `TabSeparated` rows; rejected lines never
+/// streams the events to ClickHouse in batches of `RowBinary` rows; rejected lines never
 /// reach the event tables, they go to `rejected_lines`. While one batch is being sent
 /// (`ClickHouseBatchSender`, on a thread of its own), the next is read, validated and written.
 ///

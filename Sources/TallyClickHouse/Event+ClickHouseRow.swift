@@ -32,55 +32,56 @@ extension EventFamily {
 }
 
 extension Event {
-    /// Writes the event as one `TabSeparated` row of its table, in the order of
-    /// `EventFamily.clickHouseColumns`; `localDate` is its local date (`YYYY-MM-DD`) computed at ingest.
-    func writeClickHouseRow(localDate: String, to row: inout RowWriter) {
-        row.text(idempotencyKey)
-        row.text(common.userId)
-        row.number(timestampMs)
-        row.number(Int64(common.timezoneOffsetMinutes))
-        row.text(localDate)
+    /// Writes the event as one `RowBinary` row of its table, in the order and the types of
+    /// `EventFamily.clickHouseColumns` (`ClickHouseSchema`); `localDate` is its local date
+    /// (`YYYY-MM-DD`) computed at ingest. The validator bounds what the narrow columns hold:
+    /// `tz_minutes` (Int16) -720...840, `active_seconds` (UInt32) 0...3600.
+    func writeClickHouseRow(localDate: String, to row: inout RowBinaryWriter) {
+        row.string(idempotencyKey)
+        row.string(common.userId)
+        row.int64(timestampMs)
+        row.int16(common.timezoneOffsetMinutes)
+        row.string(localDate)
         switch self {
         case .reading(let e):
-            row.text(e.clientSessionId)
-            row.text(e.materialId)
-            row.text(e.kind.rawValue)
-            row.number(e.sequence)
-            row.number(Int64(e.activeSecondsDelta))
-            row.number(e.progress)
-            row.text(e.positionJSON)
-            row.text(e.targetType.rawValue)
-            row.text(e.title)
-            row.text(e.knowledgeBaseId)
+            row.nullableString(e.clientSessionId)
+            row.string(e.materialId)
+            row.string(e.kind.rawValue)
+            row.nullableInt64(e.sequence)
+            row.uint32(e.activeSecondsDelta)
+            row.nullableFloat64(e.progress)
+            row.nullableString(e.positionJSON)
+            row.string(e.targetType.rawValue)
+            row.nullableString(e.title)
+            row.nullableString(e.knowledgeBaseId)
         case .feedback(let e):
-            row.text(e.kind.rawValue)
-            row.text(e.reason)
-            row.text(e.impressionId)
-            row.text(e.modelInfo)
-            row.number(Int64(e.feedPosition))
-            row.text(e.itemId)
-            row.text(e.contextJSON ?? "{}")
+            row.string(e.kind.rawValue)
+            row.nullableString(e.reason)
+            row.string(e.impressionId)
+            row.string(e.modelInfo)
+            row.int64(Int64(e.feedPosition))
+            row.nullableString(e.itemId)
+            row.string(e.contextJSON ?? "{}")
         case .exposure(let e):
-            row.text(e.pageId)
-            row.text(e.pageInstanceId)
-            row.text(e.itemId)
-            row.text(e.impressionId)
-            row.text(e.modelInfo)
-            row.number(e.feedPosition.map(Int64.init))
-            row.number(e.visibleRatio)
-            row.number(e.dwellMs)
+            row.nullableString(e.pageId)
+            row.string(e.pageInstanceId)
+            row.string(e.itemId)
+            row.nullableString(e.impressionId)
+            row.nullableString(e.modelInfo)
+            row.nullableInt64(e.feedPosition.map(Int64.init))
+            row.nullableFloat64(e.visibleRatio)
+            row.nullableInt64(e.dwellMs)
         case .observability(let e):
-            row.text(e.eventName)
-            row.text(e.sessionId)
-            row.text(e.propertiesJSON)
+            row.string(e.eventName)
+            row.string(e.sessionId)
+            row.string(e.propertiesJSON)
             let properties = PropertyColumns(json: e.propertiesJSON)
-            row.texts(properties.keys)
-            row.texts(properties.values)
-            row.numbers(properties.numbers)
+            row.strings(properties.keys)
+            row.strings(properties.values)
+            row.nullableFloat64s(properties.numbers)
         }
-        row.text(common.platform)
-        row.text(common.appVersion)
-        row.text(common.extraJSON)
-        row.endRow()
+        row.nullableString(common.platform)
+        row.nullableString(common.appVersion)
+        row.nullableString(common.extraJSON)
     }
 }

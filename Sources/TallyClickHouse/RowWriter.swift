@@ -1,10 +1,8 @@
-import TallyEvents
-
 /// Appends rows in ClickHouse's `TabSeparated` format to a byte buffer, byte by byte with no
 /// intermediate strings: fields separated by tabs, a row ended by a newline, strings escaped as
-/// the server reads them back (`\\`, `\t`, `\n`, `\r`, `\0`), `\N` for NULL, and arrays written
-/// as their quoted literal (`['a','b\'c']`, `[1.5,NULL]`). Numbers are written as JSON writes
-/// them (`JSONText.number`), so the server parses the same text the JSON rows held before.
+/// the server reads them back (`\\`, `\t`, `\n`, `\r`, `\0`), `\N` for NULL. It writes the rows of
+/// the smaller tables the ingest fills (feed states, rejected lines) and the lookups' external
+/// tables; events go as `RowBinary` (`RowBinaryWriter`).
 struct RowWriter {
     /// The rows written so far.
     private(set) var bytes: [UInt8] = []
@@ -34,7 +32,7 @@ struct RowWriter {
     mutating func text(_ value: String?) {
         separate()
         guard let value else { return null() }
-        escape(value, quote: false)
+        escape(value)
     }
 
     /// An integer field; nil writes NULL.
@@ -42,41 +40,6 @@ struct RowWriter {
         separate()
         guard let value else { return null() }
         integer(value)
-    }
-
-    /// A floating-point field; nil (or a value that is not finite, as JSON has none) writes NULL.
-    mutating func number(_ value: Double?) {
-        separate()
-        guard let value, value.isFinite else { return null() }
-        bytes.append(contentsOf: JSONText.number(value).utf8)
-    }
-
-    /// An `Array(String)` field.
-    mutating func texts(_ values: [String]) {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "'"))
-            escape(value, quote: true)
-            bytes.append(UInt8(ascii: "'"))
-        }
-        bytes.append(UInt8(ascii: "]"))
-    }
-
-    /// An `Array(Nullable(Float64))` field; nil (or not finite) elements are NULL.
-    mutating func numbers(_ values: [Double?]) {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            if let value, value.isFinite {
-                bytes.append(contentsOf: JSONText.number(value).utf8)
-            } else {
-                bytes.append(contentsOf: "NULL".utf8)
-            }
-        }
-        bytes.append(UInt8(ascii: "]"))
     }
 
     /// Ends the current row.
@@ -130,9 +93,8 @@ struct RowWriter {
         }
     }
 
-    /// Appends `value`'s UTF-8 with the escapes `TabSeparated` needs, plus `\'` inside a quoted
-    /// array element.
-    private mutating func escape(_ value: String, quote: Bool) {
+    /// Appends `value`'s UTF-8 with the escapes `TabSeparated` needs.
+    private mutating func escape(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             var clean = 0
@@ -155,7 +117,6 @@ struct RowWriter {
                 case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
                 case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
                 case 0: escaped = UInt8(ascii: "0")
-                case UInt8(ascii: "'") where quote: escaped = UInt8(ascii: "'")
                 default: continue
                 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index - 1]))

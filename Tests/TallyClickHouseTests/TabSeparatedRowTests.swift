@@ -5,12 +5,13 @@ import TallyQuery
 import TallySQLite
 import XCTest
 
-/// Events travel to ClickHouse as `TabSeparated` rows: text holding tabs, newlines, carriage
-/// returns, backslashes, quotes and NUL, property arrays holding quotes and separators, absent
-/// values (NULL) and numbers read back exactly as they were sent.
+/// The feed states and rejected lines travel to ClickHouse as `TabSeparated` rows (`RowWriter`),
+/// events as `RowBinary`: text holding tabs, newlines, carriage returns, backslashes, quotes and
+/// NUL, property arrays holding quotes and separators, absent values (NULL) and numbers read
+/// back exactly as they were sent.
 final class TabSeparatedRowTests: XCTestCase {
     /// The writer skips clean text eight bytes at a time: a byte to escape is found wherever it
-    /// is, next to multi-byte UTF-8 or not, in fields and in quoted array elements.
+    /// is, next to multi-byte UTF-8 or not (a quote, which the eight-byte test stops at, is kept).
     func testEveryByteToEscapeIsFoundAtEveryPlace() {
         let escapes: [(Character, String)] = [("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r"), ("\\", "\\\\"), ("\0", "\\0"), ("'", "'")]
         for filler in ["a", "线", "(", "&"] {
@@ -21,11 +22,10 @@ final class TabSeparatedRowTests: XCTestCase {
                         let tail = String(repeating: filler, count: length - place - 1)
                         var row = RowWriter()
                         row.text(head + String(byte) + tail)
-                        row.texts([head + String(byte) + tail])
+                        row.text("")
                         row.endRow()
-                        let quoted = byte == "'" ? "\\'" : escaped
                         XCTAssertEqual(String(decoding: row.bytes, as: UTF8.self),
-                                       head + escaped + tail + "\t['" + head + quoted + tail + "']\n", "\(filler) \(length) \(place)")
+                                       head + escaped + tail + "\t\n", "\(filler) \(length) \(place)")
                     }
                 }
             }
