@@ -24,11 +24,12 @@ public final class EventStore {
                     PRAGMA page_size = 16384;
                     PRAGMA journal_mode = WAL;
                     PRAGMA synchronous = FULL;
-                    PRAGMA cache_size = -196608;
-                    PRAGMA temp_store = MEMORY;
+                    PRAGMA cache_size = -65536;
+                    PRAGMA temp_store = FILE;
                     PRAGMA wal_autocheckpoint = 16384;
                     """)
                 try TallySchema.migrator.migrate(database)
+                try database.execute("PRAGMA cache_size = -196608; PRAGMA temp_store = MEMORY;")
                 return
             } catch let error as DatabaseError where error.code & 0xFF == SQLITE_BUSY_CODE && attempt < Self.openAttempts {
                 usleep(20_000)
