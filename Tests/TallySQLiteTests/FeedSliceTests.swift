@@ -179,7 +179,7 @@ final class FeedSliceTests: XCTestCase {
 
     /// Takes `db` back to schema version 8: each table of `StateRuns` one table again, holding both runs.
     private func undoStateRuns(_ db: Database) throws {
-        try db.execute("DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%'")
+        try db.execute("DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%' OR identifier LIKE 'v13-%'")
         try undoSlicesByPosition(db)
         try ExposureSliceTests.undoExposureSlices(db)
         for table in (StateRuns.exposurePairs.1 + StateRuns.impressions.1).map(\.name) {
@@ -297,26 +297,86 @@ final class FeedSliceTests: XCTestCase {
         }
     }
 
-    /// A commit settles at most one run, the most overdue: with the keys and both families of
-    /// the feed's state due at once, one commit settles one, and the next ones the others.
-    func testACommitSettlesOnlyTheMostOverdueRun() throws {
-        let store = try EventStore(path: directory.appendingPathComponent("one.sqlite").path)
+    /// A commit settles a share of a family's recent rows, the next in key order after where
+    /// the last settling stopped, wrapping round at the end: the recent run stays within its
+    /// bound, the keys between the sweep's old and new position are all settled, and the sweep
+    /// comes round to the first keys again.
+    func testACommitSettlesTheNextKeysOfASweep() throws {
+        let store = try EventStore(path: directory.appendingPathComponent("sweep.sqlite").path)
         let ingestor = try Ingestor(store: store)
-        ingestor.recentKeysSettledAt = 10
-        ingestor.recentStateSettledAt = 10
+        ingestor.recentStateSettledAt = 40
         let db = store.database
-        func generations() throws -> [Int64] {
-            [try db.scalarInt("SELECT generation FROM event_key_runs") ?? -1,
-             try db.scalarInt("SELECT generation FROM state_runs WHERE family = 'exposure_pairs'") ?? -1,
-             try db.scalarInt("SELECT generation FROM state_runs WHERE family = 'impressions'") ?? -1]
-        }
         let lines = Self.feedLines()
-        try ingestor.store(lines: Array(lines.prefix(300)), groupSize: 300)
-        XCTAssertEqual(try generations().sorted(), [1, 1, 2], "three runs due, one settled")
-        try ingestor.store(lines: Array(lines[300..<301]), groupSize: 1)
-        XCTAssertEqual(try generations().sorted(), [1, 2, 2], "the next commit settles another")
-        try ingestor.store(lines: Array(lines[301..<302]), groupSize: 1)
-        XCTAssertEqual(try generations(), [2, 2, 2])
+        var wraps: [String: Int] = [:]
+        var swept: [String: (String, String)?] = [:]
+        for start in stride(from: 0, to: lines.count, by: 23) {
+            try ingestor.store(lines: Array(lines[start..<min(start + 23, lines.count)]))
+            for (family, tables) in [StateRuns.exposurePairs, StateRuns.impressions] {
+                let row = try db.prepare("SELECT settled, recent, swept_first, swept_second FROM state_runs WHERE family = ?")
+                row.bind(family, at: 1)
+                XCTAssertTrue(try row.step())
+                let (settled, recent) = (row.int(0), row.int(1))
+                let now = row.isNull(2) ? nil : (row.text(2) ?? "", row.text(3) ?? "")
+                XCTAssertLessThanOrEqual(recent, max(40, (settled + 3) / 4), family)
+                guard let before = swept[family], let after = now, before.map({ $0 != after }) ?? true else {
+                    swept[family] = now
+                    continue
+                }
+                swept[family] = now
+                if let before, !(before < after) {
+                    wraps[family, default: 0] += 1  // past the end and from the start again
+                    continue
+                }
+                for table in tables {
+                    let (first, second) = table.keyColumns
+                    let lower = before.map { _ in "(\(first), \(second)) > (?1, ?2) AND " } ?? ""
+                    let passed = try db.prepare("SELECT count(*) FROM \(table.recent) WHERE \(lower)(\(first), \(second)) <= (?3, ?4)")
+                    if let before {
+                        passed.bind(before.0, at: 1)
+                        passed.bind(before.1, at: 2)
+                    }
+                    passed.bind(after.0, at: 3)
+                    passed.bind(after.1, at: 4)
+                    XCTAssertTrue(try passed.step())
+                    XCTAssertEqual(passed.int(0), 0, "\(table.recent) keeps keys the sweep passed")
+                }
+            }
+        }
+        XCTAssertGreaterThan(wraps["exposure_pairs", default: 0], 0, "the sweep comes round")
+        XCTAssertGreaterThan(wraps["impressions", default: 0], 0, "the sweep comes round")
+    }
+
+    /// The feed's lines, a store holding all of them, and the path of a store holding the first 500
+    /// (settled every few commits) on which `sql` was then run (to undo a migration).
+    private func partlyIngested(_ name: String, then sql: String) throws -> (lines: [String], plain: EventStore, path: String) {
+        let lines = Self.feedLines()
+        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
+        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
+        let path = directory.appendingPathComponent(name).path
+        let old = try EventStore(path: path)
+        let ingestor = try Ingestor(store: old)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: Array(lines.prefix(500)), groupSize: 37)
+        try old.database.execute(sql)
+        return (lines, plain, path)
+    }
+
+    /// A store of schema version 12 (no sweep position) starts its sweeps from the first key and
+    /// goes on merging as before.
+    func testAVersion12StoreSweepsFromTheFirstKey() throws {
+        let (lines, plain, path) = try partlyIngested("v12.sqlite", then: """
+            ALTER TABLE state_runs DROP COLUMN swept_first;
+            ALTER TABLE state_runs DROP COLUMN swept_second;
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v13-%';
+            """)
+        let upgraded = try EventStore(path: path)
+        let db = upgraded.database
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM state_runs WHERE swept_first IS NULL"), 2)
+        let ingestor = try Ingestor(store: upgraded)
+        ingestor.recentStateSettledAt = 40
+        try ingestor.store(lines: lines, groupSize: 37)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM state_runs WHERE swept_first IS NOT NULL"), 2, "both families swept")
+        XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
     }
 
     /// A settling rolled back with its commit leaves no filter of settled keys behind (the next
@@ -367,23 +427,13 @@ final class FeedSliceTests: XCTestCase {
     /// gets indexes holding every column, from which the feed writer and a settling read the
     /// table alone, and goes on deduplicating and merging as before.
     func testAStoreWithNarrowExposureIndexesGetsCoveringOnes() throws {
-        let lines = Self.feedLines()
-        let plain = try EventStore(path: directory.appendingPathComponent("plain.sqlite").path)
-        try Ingestor(store: plain).store(lines: lines, groupSize: 37)
-        let path = directory.appendingPathComponent("v9.sqlite").path
-        do {
-            let old = try EventStore(path: path)
-            let ingestor = try Ingestor(store: old)
-            ingestor.recentStateSettledAt = 40
-            try ingestor.store(lines: Array(lines.prefix(500)), groupSize: 37)
-            try old.database.execute("""
-                DROP INDEX impression_exposures_recent_key;
-                CREATE INDEX impression_exposures_recent_key ON impression_exposures_recent (user_id, impression_id);
-                DROP INDEX impression_exposures_key;
-                CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id);
-                DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%';
-                """)
-        }
+        let (lines, plain, path) = try partlyIngested("v9.sqlite", then: """
+            DROP INDEX impression_exposures_recent_key;
+            CREATE INDEX impression_exposures_recent_key ON impression_exposures_recent (user_id, impression_id);
+            DROP INDEX impression_exposures_key;
+            CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id);
+            DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%';
+            """)
         let upgraded = try EventStore(path: path)
         let db = upgraded.database
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_exposures_settled") ?? 0, 100)

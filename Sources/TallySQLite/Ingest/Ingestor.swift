@@ -35,7 +35,7 @@ public final class Ingestor {
         get { events.keys.settleAt }
         set { events.keys.settleAt = newValue }
     }
-    /// The fewest rows of a recent run of the feed's state that a commit settles (`StateRuns`).
+    /// The least bound of a recent run of the feed's state, above which a commit settles part of it (`StateRuns`).
     public var recentStateSettledAt: Int {
         get { rollups.stateSettleAt }
         set { rollups.stateSettleAt = newValue }
@@ -158,7 +158,10 @@ public final class Ingestor {
         guard inTransaction else { return }
         do {
             try writeRollups()
-            try ([events.keys] + rollups.stateRuns).settleMostOverdue()
+            try events.keys.settle()
+            for runs in rollups.stateRuns {
+                try runs.settle()
+            }
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")

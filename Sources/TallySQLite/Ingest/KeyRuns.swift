@@ -8,7 +8,7 @@
 /// it into the settled run in key order and brings the filter up to date, in the transaction
 /// of the commit that asks: what a batch writes at random stays in a run a fraction of the
 /// store's size, and each key is moved about twice over its life.
-final class KeyRuns: SettlingRun {
+final class KeyRuns {
     private let database: Database
     private let probeSettled: Statement
     private let claimRecent: Statement
@@ -63,15 +63,10 @@ final class KeyRuns: SettlingRun {
         try addRecent.run()
     }
 
-    func overdue() throws -> Double? {
-        let runs = try read()
-        let due = max(settleAt, (runs.settled + 1) / 2)
-        return runs.recent >= due ? Double(runs.recent) / Double(due) : nil
-    }
-
-    /// Moves the recent run into the settled one (see the type's description).
+    /// Moves the recent run into the settled one once it is due (see the type's description).
     func settle() throws {
         let runs = try read()
+        guard runs.recent >= max(settleAt, (runs.settled + 1) / 2) else { return }
         try refresh()
         // No recent key is settled, so OR IGNORE never applies; it spares SQLite the statement
         // journal, which would hold a copy of every page of `event_keys` the merge changes.

@@ -124,7 +124,7 @@ final class RollupWriter {
     /// Passes over the stored exposure pairs made for pairs that moved to another group.
     var passesOverExposurePairs: Int { exposures.passesOverPairs }
 
-    /// The fewest recent rows of a family of the feed's state that are settled.
+    /// The least bound of the recent run of a family of the feed's state (`StateRuns.settleAt`).
     var stateSettleAt: Int {
         get { stateRuns[0].settleAt }
         set { stateRuns.forEach { $0.settleAt = newValue } }

@@ -6,11 +6,14 @@
 ///
 /// A writer asks `mayBeSettled` before reading the settled run, writes a key's rows to the run
 /// that holds them (a new key to the recent one) and counts the rows it adds with `noteAdded`.
-/// The recent rows are due to settle once they number `settleAt` or more and at least a
-/// `1 / settleFraction` of the settled rows; a commit then moves them into the settled tables
-/// in key order (`settle`, see `SettlingRun`): what a batch writes at random stays in a run of
-/// bounded size, and each settling is one ordered pass over the settled tables.
-final class StateRuns: SettlingRun {
+/// The recent run is bounded: once it holds more than `settleAt` rows and more than a
+/// `1 / settleFraction` of the settled rows, the commit moves recent rows into the settled
+/// tables until it holds three quarters of that bound (`settle`). The rows moved are the next
+/// ones in key order after where the last settling stopped (`state_runs.swept_first`,
+/// `swept_second`), wrapping round at the end: a sweep over the key space, whose share each
+/// commit takes is one ordered pass over a range of the settled tables, so that a settling costs
+/// in proportion to the rows the commits since the last one added, not to the store.
+final class StateRuns {
     /// One table of a family: its name (the view) and its key columns.
     struct Table {
         var name: String
@@ -29,9 +32,9 @@ final class StateRuns: SettlingRun {
     let family: String
     /// The family's tables; the keys of all of them go into one filter.
     let tables: [Table]
-    /// The fewest recent rows that are settled.
+    /// The least bound of the recent run: a commit settles part of it only above this many rows.
     var settleAt = 300_000
-    /// Recent rows are settled once they are at least this fraction of the settled ones.
+    /// The recent run is bounded by `1 / settleFraction` of the settled rows (when above `settleAt`).
     var settleFraction = 4
 
     private let database: Database
@@ -54,7 +57,7 @@ final class StateRuns: SettlingRun {
         database = db
         self.family = family.name
         tables = family.tables
-        readRuns = try db.prepare("SELECT settled, recent, generation FROM state_runs WHERE family = ?")
+        readRuns = try db.prepare("SELECT settled, recent, generation, swept_first, swept_second FROM state_runs WHERE family = ?")
         readRuns.bind(family.name, at: 1)
         addRows = try ["recent", "settled"].map {
             let add = try db.prepare("UPDATE state_runs SET \($0) = \($0) + ? WHERE family = ?")
@@ -93,42 +96,103 @@ final class StateRuns: SettlingRun {
         try addRows[run.rawValue].run()
     }
 
-    func overdue() throws -> Double? {
-        let runs = try read()
-        let due = max(settleAt, (runs.settled + settleFraction - 1) / settleFraction)
-        return runs.recent >= due ? Double(runs.recent) / Double(due) : nil
-    }
-
-    /// Moves the recent rows into the settled run (see the type's description).
+    /// Moves the commit's share of the recent rows into the settled run (see the type's
+    /// description); nothing while the recent run is within its bound.
     func settle() throws {
         let runs = try read()
+        let bound = max(settleAt, (runs.settled + settleFraction - 1) / settleFraction)
+        guard runs.recent > bound else { return }
         try refresh()
-        let settled = runs.settled + runs.recent
-        for table in tables {
-            let (first, second) = table.keyColumns
-            // No recent key is settled, so OR IGNORE never applies; it spares SQLite the
-            // statement journal, which would hold a copy of every page the merge changes.
-            try database.execute("""
-                INSERT OR IGNORE INTO \(table.settled) SELECT * FROM \(table.recent) ORDER BY \(first), \(second)
-                """)
+        let share = runs.recent - bound * 3 / 4
+        // A filter the settled rows outgrow is made anew over all of them once they are in; the
+        // old bits go before the new ones are made.
+        let remake = runs.settled + share > capacity
+        if remake { filter = KeyFilter(capacity: 0) }
+        var moved = 0
+        var from = runs.swept
+        // From the start, one pass reaches every recent row; else past the last key the sweep
+        // starts again from the first.
+        var wrapped = from == nil
+        while moved < share {
+            let to = try key(after: from, rows: share - moved)
+            moved += try move(after: from, through: to, addingKeys: !remake)
+            from = to
+            if to != nil || wrapped { break }
+            wrapped = true
         }
-        if settled > capacity {
-            filter = KeyFilter(capacity: 0)  // the old bits go before the new ones are made
+        let settled = runs.settled + moved
+        if remake {
             filter = try Self.writeFilter(family: family, tables: tables, over: settled, in: database)
             capacity = 2 * settled
         } else {
-            for table in tables {
-                try Self.add(table, run: .recent, to: &filter, in: database)
-            }
             try Self.save(filter, family: family, capacity: capacity, in: database)
         }
-        for table in tables {
-            try database.execute("DELETE FROM \(table.recent)")
-        }
-        try database.execute("""
-            UPDATE state_runs SET settled = \(settled), recent = 0, generation = generation + 1 WHERE family = '\(family)'
+        let update = try database.prepare("""
+            UPDATE state_runs SET settled = ?, recent = recent - ?, generation = generation + 1, swept_first = ?, swept_second = ?
+            WHERE family = ?
             """)
+        try update.bind([.int(Int64(settled)), .int(Int64(moved)), from.map { .text($0.first) } ?? .null,
+                         from.map { .text($0.second) } ?? .null, .text(family)])
+        try update.run()
         generation = runs.generation + 1
+    }
+
+    /// A family's key: the values of its tables' two key columns.
+    typealias Key = (first: String, second: String)
+
+    /// The key of the `rows`-th recent row after `from` (from the first when nil) in key order,
+    /// over all the family's tables; nil when fewer rows follow it.
+    private func key(after from: Key?, rows: Int) throws -> Key? {
+        let keys = tables.map { table in
+            let (first, second) = table.keyColumns
+            return "SELECT \(first) AS k1, \(second) AS k2 FROM \(table.recent)"
+                + (from == nil ? "" : " WHERE (\(first), \(second)) > (?1, ?2)")
+        }
+        let select = try database.prepare("""
+            SELECT k1, k2 FROM (\(keys.joined(separator: " UNION ALL "))) ORDER BY k1, k2 LIMIT 1 OFFSET ?3
+            """)
+        if let from {
+            select.bind(from.first, at: 1)
+            select.bind(from.second, at: 2)
+        }
+        select.bind(Int64(rows - 1), at: 3)
+        guard try select.step() else { return nil }
+        return (select.text(0) ?? "", select.text(1) ?? "")
+    }
+
+    /// Moves the recent rows of every table with keys after `from` (from the first when nil)
+    /// through `to` (to the last when nil) into the settled run, in key order, adding their
+    /// keys to the filter with `addingKeys`. Returns how many rows it moved.
+    private func move(after from: Key?, through to: Key?, addingKeys: Bool) throws -> Int {
+        var moved = 0
+        for table in tables {
+            let (first, second) = table.keyColumns
+            let range = [from.map { _ in "(\(first), \(second)) > (?1, ?2)" }, to.map { _ in "(\(first), \(second)) <= (?3, ?4)" }]
+                .compactMap { $0 }
+            let filter = range.isEmpty ? "" : " WHERE " + range.joined(separator: " AND ")
+            // No recent key is settled, so OR IGNORE never applies; it spares SQLite the
+            // statement journal, which would hold a copy of every page the move changes.
+            let statements = try [
+                "INSERT OR IGNORE INTO \(table.settled) SELECT * FROM \(table.recent)\(filter) ORDER BY \(first), \(second)",
+                "SELECT \(first), \(second) FROM \(table.recent)\(filter)",
+                "DELETE FROM \(table.recent)\(filter)",
+            ].map { try database.prepare($0) }
+            for statement in statements {
+                if let from {
+                    statement.bind(from.first, at: 1)
+                    statement.bind(from.second, at: 2)
+                }
+                if let to {
+                    statement.bind(to.first, at: 3)
+                    statement.bind(to.second, at: 4)
+                }
+            }
+            try statements[0].run()
+            moved += database.changes
+            if addingKeys { try Self.add(from: statements[1], to: &self.filter, buffer: &keyBytes) }
+            try statements[2].run()
+        }
+        return moved
     }
 
     /// Forgets the filter (the transaction that changed it may have been rolled back).
@@ -136,10 +200,11 @@ final class StateRuns: SettlingRun {
         generation = nil
     }
 
-    private func read() throws -> (settled: Int, recent: Int, generation: Int64) {
+    private func read() throws -> (settled: Int, recent: Int, generation: Int64, swept: Key?) {
         defer { readRuns.reset() }
         guard try readRuns.step() else { throw StoreError.damagedStore(detail: "state_runs has no row for \(family)") }
-        return (readRuns.int(0), readRuns.int(1), readRuns.int64(2))
+        let swept = readRuns.isNull(3) ? nil : (readRuns.text(3) ?? "", readRuns.text(4) ?? "")
+        return (readRuns.int(0), readRuns.int(1), readRuns.int64(2), swept)
     }
 
     // MARK: - The filter
@@ -148,17 +213,17 @@ final class StateRuns: SettlingRun {
     @discardableResult
     static func writeFilter(family: String, tables: [Table], over settled: Int, in db: Database) throws -> KeyFilter {
         var filter = KeyFilter(capacity: 2 * settled)
+        var buffer: [UInt8] = []
         for table in tables {
-            try add(table, run: .settled, to: &filter, in: db)
+            let (first, second) = table.keyColumns
+            try add(from: db.prepare("SELECT \(first), \(second) FROM \(table.settled)"), to: &filter, buffer: &buffer)
         }
         try save(filter, family: family, capacity: 2 * settled, in: db)
         return filter
     }
 
-    private static func add(_ table: Table, run: Run, to filter: inout KeyFilter, in db: Database) throws {
-        let (first, second) = table.keyColumns
-        let keys = try db.prepare("SELECT \(first), \(second) FROM \(run == .recent ? table.recent : table.settled)")
-        var buffer: [UInt8] = []
+    /// Adds the keys `keys` selects (its first two columns) to `filter`.
+    private static func add(from keys: Statement, to filter: inout KeyFilter, buffer: inout [UInt8]) throws {
         // The stored UTF-8 as it is, without making a string of each key (a settling that
         // grows the filter reads every settled key).
         while try keys.step() {

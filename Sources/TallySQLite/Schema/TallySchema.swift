@@ -15,6 +15,7 @@ public enum TallySchema {
         Migration("v10-exposure-slices", sql: v10, step: fillExposureSlices),
         Migration("v11-feed-filter-slices-by-position", sql: v11, step: fillSlices),
         Migration("v12-covering-impression-exposure-indexes", sql: v12),
+        Migration("v13-state-runs-settled-by-key-range", sql: v13),
     ])
 
     static let v1 = """
