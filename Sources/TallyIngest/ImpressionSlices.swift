@@ -36,6 +36,9 @@ package struct ImpressionSlices: Equatable {
             self.modelInfo = modelInfo
             self.feedPosition = feedPosition
         }
+
+        /// The group (model, position).
+        package var group: FineGroup { FineGroup(modelInfo: modelInfo, feedPosition: feedPosition) }
     }
 
     /// A feedback event: its order (timestamp, then id) and `feedbackType`.
@@ -106,6 +109,15 @@ package struct ImpressionSlices: Equatable {
     /// The impression's one (slice, group) with what it holds; nil when it has none or several.
     package var only: (key: Key, fact: Fact)? {
         if case .one(let key, let fact) = storage { (key, fact) } else { nil }
+    }
+
+    /// The groups (model, position) an exposure event of the impression names, in any slice.
+    package var exposureGroups: Set<FineGroup> {
+        switch storage {
+        case .none: []
+        case .one(let key, let fact): fact.exposed ? [key.group] : []
+        case .several(let facts): Set(facts.lazy.filter(\.value.exposed).map(\.key.group))
+        }
     }
 
     /// Whether the impression holds more than one (slice, group): then it counts in no cell.

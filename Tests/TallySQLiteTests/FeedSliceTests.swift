@@ -266,6 +266,18 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_slices_settled") ?? 0, 100)
     }
 
+    /// The feed writers read back only what `impression_slices` held of an impression: the
+    /// events stored 37 to a commit (most impressions met again in a later commit, read, merged
+    /// and written again) leave every row of the feed's state as the same events stored in one
+    /// batch, where every impression is new.
+    func testTheFeedStateOfManyCommitsIsThatOfOneBatch() throws {
+        let plain = try feedStore("plain.sqlite")
+        let whole = try EventStore(path: directory.appendingPathComponent("whole.sqlite").path)
+        try Ingestor(store: whole).store(lines: Self.feedLines())
+        XCTAssertGreaterThan(try whole.database.scalarInt("SELECT count(*) FROM impression_reactions") ?? 0, 100)
+        XCTAssertEqual(try rows(plain.database, feedTables), try rows(whole.database, feedTables))
+    }
+
     /// The filters of settled keys are made from the stored bytes of the keys and asked with the
     /// strings of the events: every settled key, whatever its characters, may be settled.
     func testTheFiltersFindEverySettledKey() throws {

@@ -1,9 +1,11 @@
 import TallyIngest
 
 /// Keeps the per-impression tables and the dislike-rate counters current: for every
-/// (user, impression) a batch touches, reads what is stored, merges the batch in, writes the
-/// result and applies the change in its contribution to the counters. `impression_exposures` is
-/// in the two runs of `StateRuns.impressions` (table 1).
+/// (user, impression) a batch touches (the keys of its `SliceBatch`, whose exposed groups are
+/// the impression's exposure groups), reads what is stored (nothing when `impression_slices`
+/// held nothing of it), merges the batch in, writes the result and applies the change in its
+/// contribution to the counters. `impression_exposures` is in the two runs of
+/// `StateRuns.impressions` (table 1).
 final class FeedRollupWriter {
     private let runs: StateRuns
     private let exposureGroups: [Statement]
@@ -56,21 +58,20 @@ final class FeedRollupWriter {
             """)
     }
 
-    func write(_ batch: RollupBatch) throws {
-        var touched: [UserImpression: ImpressionState] = [:]
-        for group in batch.impressionGroups {
-            let key = UserImpression(user: group.user, impression: group.impression)
-            touched[key, default: ImpressionState()].exposureGroups.insert(FineGroup(modelInfo: group.modelInfo, feedPosition: group.feedPosition))
-        }
-        for (key, reaction) in batch.reactions {
-            touched[key, default: ImpressionState()].reaction = ImpressionState.Reaction(
-                order: reaction.order, kind: reaction.kind, reason: reaction.reason,
-                group: FineGroup(modelInfo: reaction.modelInfo, feedPosition: reaction.feedPosition))
-        }
+    /// Writes the batch; `held` holds the (user, impression) pairs of it that the store held
+    /// before (`ImpressionSliceWriter.write`): nothing is stored of any other, so it is not read.
+    func write(_ batch: RollupBatch, held: Set<UserImpression>) throws {
         var deltas = DislikeDeltas()
         var added = [0, 0]
-        for (key, incoming) in touched {
-            let (before, run) = try stored(key)
+        for (key, slices) in batch.slices.impressions {
+            var incoming = ImpressionState()
+            incoming.exposureGroups = slices.exposureGroups
+            if !batch.reactions.isEmpty, let reaction = batch.reactions[key] {
+                incoming.reaction = ImpressionState.Reaction(
+                    order: reaction.order, kind: reaction.kind, reason: reaction.reason,
+                    group: FineGroup(modelInfo: reaction.modelInfo, feedPosition: reaction.feedPosition))
+            }
+            let (before, run) = held.contains(key) ? try stored(key) : (ImpressionState(), .recent)
             let after = before.merging(incoming)
             let insert = insertExposureGroup[run.rawValue]
             for group in incoming.exposureGroups.subtracting(before.exposureGroups) {

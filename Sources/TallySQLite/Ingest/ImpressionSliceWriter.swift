@@ -65,21 +65,27 @@ final class ImpressionSliceWriter {
             """)
     }
 
-    func write(_ batch: SliceBatch) throws {
+    /// Writes the batch; returns the (user, impression) pairs of it that the store held before:
+    /// any other was new to `impression_slices`, and so to every per-impression table.
+    @discardableResult
+    func write(_ batch: SliceBatch) throws -> Set<UserImpression> {
         var cells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
         var added = 0
+        var held: Set<UserImpression> = []
         for (key, incoming) in batch.impressions {
             var run = StateRuns.Run.recent
             var before = ImpressionSlices()
             if runs?.mayBeSettled(key.user, key.impression) == true, let settled = try stored(key, in: .settled) {
                 run = .settled
                 before = settled
+                held.insert(key)
             } else if !incoming.spans, try store(key, incoming, with: insertNew) {
                 added += 1
                 incoming.contribute(1, user: key.user, to: &cells)
                 continue
             } else if let recent = try stored(key, in: .recent) {
                 before = recent
+                held.insert(key)
             } else {
                 added += 1
             }
@@ -117,6 +123,7 @@ final class ImpressionSliceWriter {
             try addModelDay.run()
         }
         try runs?.noteAdded(added)
+        return held
     }
 
     /// Adds `cells`' changes to `model_position_user_days` (`positioned`) or `model_user_days`,

@@ -20,13 +20,6 @@ struct RollupBatch {
         @Bytewise var material: String
     }
 
-    struct ImpressionGroup: Hashable {
-        @Bytewise var user: String
-        @Bytewise var impression: String
-        @Bytewise var modelInfo: String?
-        var feedPosition: Int?
-    }
-
     struct EventUser: Hashable {
         @Bytewise var eventName: String
         @Bytewise var user: String
@@ -71,7 +64,6 @@ struct RollupBatch {
     var materials: [UserMaterial: MaterialDelta] = [:]
     var users: [Bytewise<String>: UserDelta] = [:]
     var reactions: [UserImpression: Reaction] = [:]
-    var impressionGroups: Set<ImpressionGroup> = []
     var firstExposures: [PageItem: FirstExposure] = [:]
     var eventUsers: [EventUser: Int] = [:]
     /// The (event name, local date) of the observability events.
@@ -83,7 +75,7 @@ struct RollupBatch {
 
     var isEmpty: Bool {
         daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
-            && impressionGroups.isEmpty && firstExposures.isEmpty && eventUsers.isEmpty && slices.isEmpty
+            && firstExposures.isEmpty && eventUsers.isEmpty && slices.isEmpty
     }
 
     init() {}
@@ -168,10 +160,6 @@ struct RollupBatch {
         slices.addExposure(user: event.common.userId, impression: event.impressionId,
                            at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo,
                                              feedPosition: event.feedPosition))
-        if let impression = event.impressionId {
-            impressionGroups.insert(ImpressionGroup(user: event.common.userId, impression: impression,
-                                                    modelInfo: event.modelInfo, feedPosition: event.feedPosition))
-        }
         let order = OrderKey(timestampMs: event.clientTimestampMs, sequence: 0, key: event.eventId)
         addExposure(PageItem(pageInstance: event.pageInstanceId, item: event.itemId),
                     FirstExposure(order: order, user: event.common.userId, localDate: localDate, pageId: event.pageId,

@@ -116,9 +116,8 @@ final class RollupWriter {
             try eventDays.bind([.text(key.eventName), .text(key.date)])
             try eventDays.run()
         }
-        try feed.write(batch)
+        try feed.write(batch, held: try slices.write(batch.slices))
         try exposureSlices.write(batch, storedBefore: try exposures.write(batch))
-        try slices.write(batch.slices)
     }
 
     /// Passes over the stored exposure pairs made for pairs that moved to another group.
