@@ -104,10 +104,6 @@ final class StateRuns {
         guard runs.recent > bound else { return }
         try refresh()
         let share = runs.recent - bound * 3 / 4
-        // A filter the settled rows outgrow is made anew over all of them once they are in; the
-        // old bits go before the new ones are made.
-        let remake = runs.settled + share > capacity
-        if remake { filter = KeyFilter(capacity: 0) }
         var moved = 0
         var from = runs.swept
         // From the start, one pass reaches every recent row; else past the last key the sweep
@@ -115,13 +111,15 @@ final class StateRuns {
         var wrapped = from == nil
         while moved < share {
             let to = try key(after: from, rows: share - moved)
-            moved += try move(after: from, through: to, addingKeys: !remake)
+            moved += try move(after: from, through: to)
             from = to
             if to != nil || wrapped { break }
             wrapped = true
         }
         let settled = runs.settled + moved
-        if remake {
+        if settled > capacity {
+            // Outgrown: made anew over every settled key; the old bits go before the new ones are made.
+            filter = KeyFilter(capacity: 0)
             filter = try Self.writeFilter(family: family, tables: tables, over: settled, in: database)
             capacity = 2 * settled
         } else {
@@ -161,21 +159,21 @@ final class StateRuns {
     }
 
     /// Moves the recent rows of every table with keys after `from` (from the first when nil)
-    /// through `to` (to the last when nil) into the settled run, in key order, adding their
-    /// keys to the filter with `addingKeys`. Returns how many rows it moved.
-    private func move(after from: Key?, through to: Key?, addingKeys: Bool) throws -> Int {
+    /// through `to` (to the last when nil) into the settled run, in key order, and adds their
+    /// keys to the filter. Returns how many rows it moved.
+    private func move(after from: Key?, through to: Key?) throws -> Int {
         var moved = 0
         for table in tables {
             let (first, second) = table.keyColumns
-            let range = [from.map { _ in "(\(first), \(second)) > (?1, ?2)" }, to.map { _ in "(\(first), \(second)) <= (?3, ?4)" }]
+            let bounds = [from.map { _ in "(\(first), \(second)) > (?1, ?2)" }, to.map { _ in "(\(first), \(second)) <= (?3, ?4)" }]
                 .compactMap { $0 }
-            let filter = range.isEmpty ? "" : " WHERE " + range.joined(separator: " AND ")
+            let range = bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND ")
             // No recent key is settled, so OR IGNORE never applies; it spares SQLite the
             // statement journal, which would hold a copy of every page the move changes.
             let statements = try [
-                "INSERT OR IGNORE INTO \(table.settled) SELECT * FROM \(table.recent)\(filter) ORDER BY \(first), \(second)",
-                "SELECT \(first), \(second) FROM \(table.recent)\(filter)",
-                "DELETE FROM \(table.recent)\(filter)",
+                "INSERT OR IGNORE INTO \(table.settled) SELECT * FROM \(table.recent)\(range) ORDER BY \(first), \(second)",
+                "SELECT \(first), \(second) FROM \(table.recent)\(range)",
+                "DELETE FROM \(table.recent)\(range)",
             ].map { try database.prepare($0) }
             for statement in statements {
                 if let from {
@@ -189,7 +187,7 @@ final class StateRuns {
             }
             try statements[0].run()
             moved += database.changes
-            if addingKeys { try Self.add(from: statements[1], to: &self.filter, buffer: &keyBytes) }
+            try Self.add(from: statements[1], to: &filter, buffer: &keyBytes)
             try statements[2].run()
         }
         return moved
