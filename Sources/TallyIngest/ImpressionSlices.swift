@@ -1,12 +1,12 @@
 import TallyEvents
 
-/// What the store knows of one (user, impression) for the feed filters, per slice (local date,
-/// platform, app version: the values the filters test) and group (model version, feed position):
-/// whether an exposure event of the slice names the group, and the slice's newest feedback event
-/// where it names the group. Under any filter an impression's exposures are those of the slices
-/// kept and its final reaction is the newest of their newest feedback events, so the filtered
-/// dislike rate by any grouping of model and position (and the model comparison) needs nothing
-/// else of it.
+/// What the store knows of one (user, impression), per slice (local date, platform, app version:
+/// the values the feed filters test) and group (model version, feed position): whether an
+/// exposure event of the slice names the group, and the slice's newest feedback event where it
+/// names the group. Under any filter an impression's exposures are those of the slices kept and
+/// its final reaction is the newest of their newest feedback events, so the filtered dislike
+/// rate by any grouping of model and position (and the model comparison) needs nothing else of
+/// it; with no filter, it is the impression's whole state for the dislike rate (`state`).
 ///
 /// An impression with one (slice, group), nearly every one, adds its share to the counters of
 /// its (slice, group, user) `Cell`; one with several (`spans`) is kept whole instead, for the
@@ -41,14 +41,16 @@ package struct ImpressionSlices: Equatable {
         package var group: FineGroup { FineGroup(modelInfo: modelInfo, feedPosition: feedPosition) }
     }
 
-    /// A feedback event: its order (timestamp, then id) and `feedbackType`.
+    /// A feedback event: its order (timestamp, then id), `feedbackType` and `reason`.
     package struct Reaction: Equatable, Sendable {
         package var order: OrderKey
         package var kind: String
+        @Bytewise package var reason: String?
 
-        package init(order: OrderKey, kind: String) {
+        package init(order: OrderKey, kind: String, reason: String?) {
             self.order = order
             self.kind = kind
+            self.reason = reason
         }
     }
 
@@ -188,6 +190,27 @@ package struct ImpressionSlices: Equatable {
             if let reaction = fact.reaction { after.react(reaction, at: key) }
         }
         return after
+    }
+
+    /// The impression as the dislike rate without filters sees it: the groups of its exposures
+    /// and its final reaction, the newest of its slices' newest.
+    package var state: ImpressionState {
+        var state = ImpressionState()
+        state.exposureGroups = exposureGroups
+        for (key, fact) in facts {
+            if let reaction = fact.reaction, state.reaction.map({ $0.order < reaction.order }) ?? true {
+                state.reaction = ImpressionState.Reaction(order: reaction.order, kind: reaction.kind, reason: reaction.reason,
+                                                          group: key.group)
+            }
+        }
+        return state
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` -1) this state's share of the counters of the dislike
+    /// rate without filters (`ImpressionState.contribute`).
+    package func contribute(_ sign: Int, to deltas: inout DislikeDeltas) {
+        if case .none = storage { return }
+        state.contribute(sign, to: &deltas)
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) this state's share of `user`'s cell: nothing when it spans.

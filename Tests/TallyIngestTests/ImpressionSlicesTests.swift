@@ -13,7 +13,7 @@ final class ImpressionSlicesTests: XCTestCase {
     static let tuesdayV12 = Slices.Key(slice: tuesday, modelInfo: "rec-v12", feedPosition: 3)
 
     func reaction(_ ms: Int64, _ kind: String) -> Slices.Reaction {
-        Slices.Reaction(order: OrderKey(timestampMs: ms, sequence: 0, key: "f\(ms)"), kind: kind)
+        Slices.Reaction(order: OrderKey(timestampMs: ms, sequence: 0, key: "f\(ms)"), kind: kind, reason: nil)
     }
 
     func testOneExposureAndItsFeedbackAreOneFact() {

@@ -23,7 +23,8 @@ final class FeedSliceTests: XCTestCase {
     /// Exposure and feedback events of 300 impressions of 4 users, in random order: most keep
     /// to one local date, platform, app version, model and position; one event in five moves one
     /// of them (a date across midnight or another zone, no platform, another version, model or
-    /// position); some exposures have no impression or no model and position.
+    /// position); some exposures have no impression or no model and position; most dislikes give
+    /// one of two reasons.
     static func feedLines() -> [String] {
         var rng = SplitMix64(seed: 7)
         func pick<T>(_ values: [T]) -> T { values[Int(rng.next() % UInt64(values.count))] }
@@ -57,7 +58,8 @@ final class FeedSliceTests: XCTestCase {
                     lines.append(#"{"eventId":"x\#(i)-\#(e)","eventType":"exposure",\#(common),"pageInstanceId":"p\#(i)","itemId":"i\#(i)"\#(feed),"clientTimestampMs":\#(ts)}"#)
                 } else {
                     let kind = pick(["like", "dislike", "neutral"])
-                    lines.append(#"{"id":"f\#(i)-\#(e)",\#(common),"timestamp":\#(ts),"feedbackType":"\#(kind)","context":{"impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position)}}"#)
+                    let reason = kind == "dislike" && (i + e) % 3 != 0 ? #","reason":"\#(["boring", "seen"][(i + e) % 2])""# : ""
+                    lines.append(#"{"id":"f\#(i)-\#(e)",\#(common),"timestamp":\#(ts),"feedbackType":"\#(kind)","context":{"impressionId":"\#(impression)","modelInfo":"\#(model)","feedPosition":\#(position)}\#(reason)}"#)
                 }
             }
         }
@@ -155,9 +157,48 @@ final class FeedSliceTests: XCTestCase {
         try tables.flatMap { table in try db.prepare("SELECT '\(table)', * FROM \(table)").allRows().map { "\($0)" } }.sorted()
     }
 
+    /// Takes a store back to schema version 13: `impression_exposures` and `impression_reactions`
+    /// as tables holding the views' rows (an impression's exposure groups in the run of its
+    /// slices), the slice tables without `reason` (version 14 makes and fills them anew).
+    private static let undoOneStatePerImpression = """
+        CREATE TABLE reactions (
+            user_id TEXT NOT NULL, impression_id TEXT NOT NULL, ts_ms INTEGER NOT NULL, reaction_key TEXT NOT NULL,
+            feedback_type TEXT NOT NULL, reason TEXT, model_info TEXT NOT NULL, feed_position INTEGER NOT NULL,
+            PRIMARY KEY (user_id, impression_id)
+        ) WITHOUT ROWID;
+        INSERT INTO reactions SELECT * FROM impression_reactions;
+        DROP VIEW impression_reactions;
+        ALTER TABLE reactions RENAME TO impression_reactions;
+        CREATE TABLE impression_exposures_settled (
+            user_id TEXT NOT NULL, impression_id TEXT NOT NULL, model_info TEXT, feed_position INTEGER);
+        CREATE TABLE impression_exposures_recent (
+            user_id TEXT NOT NULL, impression_id TEXT NOT NULL, model_info TEXT, feed_position INTEGER);
+        INSERT INTO impression_exposures_settled
+            SELECT e.* FROM impression_exposures e JOIN impression_slices_settled USING (user_id, impression_id);
+        INSERT INTO impression_exposures_recent
+            SELECT e.* FROM impression_exposures e JOIN impression_slices_recent USING (user_id, impression_id);
+        DROP VIEW impression_exposures;
+        CREATE INDEX impression_exposures_recent_key
+            ON impression_exposures_recent (user_id, impression_id, model_info, feed_position);
+        CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id, model_info, feed_position);
+        CREATE VIEW impression_exposures AS
+            SELECT * FROM impression_exposures_settled UNION ALL SELECT * FROM impression_exposures_recent;
+        UPDATE state_runs SET settled = settled + (SELECT count(*) FROM impression_exposures_settled),
+            recent = recent + (SELECT count(*) FROM impression_exposures_recent)
+        WHERE family = 'impressions';
+        DROP VIEW impression_slices;
+        ALTER TABLE impression_slices_settled DROP COLUMN reason;
+        ALTER TABLE impression_slices_recent DROP COLUMN reason;
+        ALTER TABLE spanning_impression_slices DROP COLUMN reason;
+        CREATE VIEW impression_slices AS
+            SELECT * FROM impression_slices_settled UNION ALL SELECT * FROM impression_slices_recent;
+        DELETE FROM tally_migrations WHERE identifier LIKE 'v14-%';
+        """
+
     /// Takes `db` back to schema version 10: the slice tables by (slice, model) as version 7 made
     /// them, holding their rows less the positions (version 11 makes and fills them anew).
     private func undoSlicesByPosition(_ db: Database) throws {
+        try db.execute(Self.undoOneStatePerImpression)
         try db.execute("""
             DROP VIEW impression_slices;
             ALTER TABLE impression_slices_settled DROP COLUMN feed_position;
@@ -182,7 +223,7 @@ final class FeedSliceTests: XCTestCase {
         try db.execute("DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%' OR identifier LIKE 'v13-%'")
         try undoSlicesByPosition(db)
         try ExposureSliceTests.undoExposureSlices(db)
-        for table in (StateRuns.exposurePairs.1 + StateRuns.impressions.1).map(\.name) {
+        for table in ["exposure_firsts", "impression_slices", "impression_exposures"] {
             try db.execute("""
                 DROP VIEW \(table);
                 ALTER TABLE \(table)_settled RENAME TO \(table);
@@ -276,6 +317,28 @@ final class FeedSliceTests: XCTestCase {
         try Ingestor(store: whole).store(lines: Self.feedLines())
         XCTAssertGreaterThan(try whole.database.scalarInt("SELECT count(*) FROM impression_reactions") ?? 0, 100)
         XCTAssertEqual(try rows(plain.database, feedTables), try rows(whole.database, feedTables))
+    }
+
+    /// `impression_reactions` and `impression_exposures`, views over the per-impression state,
+    /// hold what they held as tables: each impression's newest feedback event, and its distinct
+    /// exposure groups.
+    func testThePerImpressionViewsHoldWhatTheEventsGive() throws {
+        let db = try feedStore("views.sqlite").database
+        func sorted(_ sql: String) throws -> [String] { try db.prepare(sql).allRows().map { "\($0)" }.sorted() }
+        let reactions = try sorted("SELECT * FROM impression_reactions")
+        XCTAssertGreaterThan(reactions.count, 100)
+        XCTAssertEqual(reactions, try sorted("""
+            SELECT user_id, impression_id, ts_ms, id, feedback_type, reason, model_info, feed_position FROM (
+                SELECT *, row_number() OVER (PARTITION BY user_id, impression_id ORDER BY ts_ms DESC, id DESC) AS n
+                FROM feedback_events)
+            WHERE n = 1
+            """))
+        let exposures = try sorted("SELECT * FROM impression_exposures")
+        XCTAssertGreaterThan(exposures.count, 100)
+        XCTAssertEqual(exposures, try sorted("""
+            SELECT DISTINCT user_id, impression_id, model_info, feed_position FROM exposure_events WHERE impression_id IS NOT NULL
+            """))
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM spanning_impression_slices WHERE reason IS NOT NULL") ?? 0, 0)
     }
 
     /// The filters of settled keys are made from the stored bytes of the keys and asked with the
@@ -435,29 +498,24 @@ final class FeedSliceTests: XCTestCase {
         XCTAssertEqual(try rows(db, feedTables), try rows(plain.database, feedTables))
     }
 
-    /// A store of schema version 11 (`impression_exposures` indexed by user and impression only)
-    /// gets indexes holding every column, from which the feed writer and a settling read the
-    /// table alone, and goes on deduplicating and merging as before.
-    func testAStoreWithNarrowExposureIndexesGetsCoveringOnes() throws {
-        let (lines, plain, path) = try partlyIngested("v9.sqlite", then: """
-            DROP INDEX impression_exposures_recent_key;
-            CREATE INDEX impression_exposures_recent_key ON impression_exposures_recent (user_id, impression_id);
-            DROP INDEX impression_exposures_key;
-            CREATE INDEX impression_exposures_key ON impression_exposures_settled (user_id, impression_id);
-            DELETE FROM tally_migrations WHERE identifier LIKE 'v12-%';
-            """)
+    /// A store of schema version 13 (`impression_exposures` and `impression_reactions` beside the
+    /// slice tables, which have no reasons) gets one state per impression, filled from its events:
+    /// the same rows, views and answers as a store that always had it, and it goes on
+    /// deduplicating and merging as before.
+    func testAVersion13StoreKeepsOneStatePerImpression() throws {
+        let (lines, plain, path) = try partlyIngested("v13.sqlite", then: Self.undoOneStatePerImpression)
+        let partial = try EventStore(path: directory.appendingPathComponent("partial.sqlite").path)
+        try Ingestor(store: partial).store(lines: Array(lines.prefix(500)), groupSize: 37)
         let upgraded = try EventStore(path: path)
         let db = upgraded.database
-        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_exposures_settled") ?? 0, 100)
-        for (table, index) in [("impression_exposures_recent", "impression_exposures_recent_key"),
-                               ("impression_exposures_settled", "impression_exposures_key")] {
-            let columns = try db.prepare("SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno").allRows().map { "\($0)" }
-            XCTAssertEqual(columns.count, 4, index)
-            let plan = try db.prepare("""
-                EXPLAIN QUERY PLAN SELECT model_info, feed_position FROM \(table) WHERE user_id = 'u' AND impression_id = 'i'
-                """).allRows().map { "\($0)" }.joined()
-            XCTAssertTrue(plan.contains("COVERING INDEX \(index)"), plan)
-        }
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'impression_exposures_%'"), 0)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'view' AND name LIKE 'impression_%'"), 3)
+        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM impression_reactions WHERE reason IS NOT NULL") ?? 0, 10)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM impression_slices_recent"), 0, "filled into the settled run")
+        XCTAssertEqual(try rows(db, feedTables), try rows(partial.database, feedTables))
+        XCTAssertEqual(try answers(upgraded), try answers(partial))
+        XCTAssertEqual(try db.scalarInt("SELECT settled FROM state_runs WHERE family = 'impressions'"),
+                       try db.scalarInt("SELECT count(*) FROM impression_slices_settled"))
         let ingestor = try Ingestor(store: upgraded)
         ingestor.recentStateSettledAt = 40
         let outcomes = try ingestor.store(lines: lines, groupSize: 37)

@@ -1,14 +1,16 @@
 import TallyIngest
 
-/// Keeps the feed filters' rollups current (`TallySchema.v11`): for every (user, impression) a
-/// batch touches, stores it when new with one (slice, group) (the usual case: one statement),
-/// else reads what is stored, merges the batch in, writes the result and applies the change in
-/// its contribution to the (slice, model, position, user) counters of `model_position_user_days`
-/// and their sums per (slice, model, user) in `model_user_days`.
+/// Keeps the per-impression state current (`impression_slices`, `TallySchema.v14`): for every
+/// (user, impression) a batch touches, stores it when new with one (slice, group) (the usual
+/// case: one statement), else reads what is stored, merges the batch in, writes the result and
+/// applies the change in its contribution to the (slice, model, position, user) counters of
+/// `model_position_user_days` and their sums per (slice, model, user) in `model_user_days`. The
+/// change in its contribution to the counters without filters (`dislike_groups`) it returns,
+/// for `FeedRollupWriter`.
 ///
-/// `impression_slices` is in the two runs of `StateRuns.impressions` (table 0); without runs
-/// (a migration filling the tables) the writer writes the settled run only, and its caller
-/// makes the run's filter.
+/// `impression_slices` is the table of `StateRuns.impressions`; without runs (a migration
+/// filling the tables) the writer writes the settled run only, and its caller makes the run's
+/// filter.
 final class ImpressionSliceWriter {
     private let database: Database
     private let runs: StateRuns?
@@ -29,18 +31,20 @@ final class ImpressionSliceWriter {
         let tables = [StateRuns.Run.recent, .settled].map { runs?.name(0, $0) ?? StateRuns.impressions.1[0].settled }
         let stateColumns = """
             (user_id, impression_id, spans, local_date, platform, app_version, model_info, feed_position, exposed,
-                reaction_ts, reaction_key, feedback_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                reaction_ts, reaction_key, feedback_type, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         insertNew = try db.prepare("INSERT INTO \(tables[0]) \(stateColumns) ON CONFLICT (user_id, impression_id) DO NOTHING")
         saveState = try tables.map { try db.prepare("INSERT OR REPLACE INTO \($0) \(stateColumns)") }
-        let factColumns = "local_date, platform, app_version, model_info, feed_position, exposed, reaction_ts, reaction_key, feedback_type"
+        let factColumns = """
+            local_date, platform, app_version, model_info, feed_position, exposed, reaction_ts, reaction_key, feedback_type, reason
+            """
         readState = try tables.map {
             try db.prepare("SELECT spans, \(factColumns) FROM \($0) WHERE user_id = ? AND impression_id = ?")
         }
         readSpanning = try db.prepare("SELECT 1, \(factColumns) FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
         deleteSpanning = try db.prepare("DELETE FROM spanning_impression_slices WHERE user_id = ? AND impression_id = ?")
         insertSpanning = try db.prepare("""
-            INSERT INTO spanning_impression_slices (user_id, impression_id, \(factColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO spanning_impression_slices (user_id, impression_id, \(factColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let cellTables = [("model_user_days", ["model_info"]), ("model_position_user_days", ["model_info", "feed_position"])]
         addCell = try cellTables.map { table, group in
@@ -65,27 +69,25 @@ final class ImpressionSliceWriter {
             """)
     }
 
-    /// Writes the batch; returns the (user, impression) pairs of it that the store held before:
-    /// any other was new to `impression_slices`, and so to every per-impression table.
+    /// Writes the batch; returns the change it makes in the counters without filters.
     @discardableResult
-    func write(_ batch: SliceBatch) throws -> Set<UserImpression> {
+    func write(_ batch: SliceBatch) throws -> DislikeDeltas {
         var cells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
+        var deltas = DislikeDeltas()
         var added = 0
-        var held: Set<UserImpression> = []
         for (key, incoming) in batch.impressions {
             var run = StateRuns.Run.recent
             var before = ImpressionSlices()
             if runs?.mayBeSettled(key.user, key.impression) == true, let settled = try stored(key, in: .settled) {
                 run = .settled
                 before = settled
-                held.insert(key)
             } else if !incoming.spans, try store(key, incoming, with: insertNew) {
                 added += 1
                 incoming.contribute(1, user: key.user, to: &cells)
+                incoming.contribute(1, to: &deltas)
                 continue
             } else if let recent = try stored(key, in: .recent) {
                 before = recent
-                held.insert(key)
             } else {
                 added += 1
             }
@@ -105,6 +107,8 @@ final class ImpressionSliceWriter {
             }
             before.contribute(-1, user: key.user, to: &cells)
             after.contribute(1, user: key.user, to: &cells)
+            before.contribute(-1, to: &deltas)
+            after.contribute(1, to: &deltas)
         }
         var modelCells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
         for (cell, counters) in cells {
@@ -123,7 +127,7 @@ final class ImpressionSliceWriter {
             try addModelDay.run()
         }
         try runs?.noteAdded(added)
-        return held
+        return deltas
     }
 
     /// Adds `cells`' changes to `model_position_user_days` (`positioned`) or `model_user_days`,
@@ -153,7 +157,7 @@ final class ImpressionSliceWriter {
         if let only = state.only {
             bind(only.key, only.fact, to: statement, from: 4)
         } else {
-            for index in Int32(4)...12 { try statement.bind(.null, at: index) }
+            for index in Int32(4)...13 { try statement.bind(.null, at: index) }
         }
         try statement.run()
         return database.changes == 1
@@ -184,7 +188,8 @@ final class ImpressionSliceWriter {
                                                                      appVersion: r.text(3)),
                                        modelInfo: r.text(4), feedPosition: r.isNull(5) ? nil : r.int(5))
         let reaction = r.isNull(7) ? nil : ImpressionSlices.Reaction(
-            order: OrderKey(timestampMs: r.int64(7), sequence: 0, key: r.text(8) ?? ""), kind: r.text(9) ?? "")
+            order: OrderKey(timestampMs: r.int64(7), sequence: 0, key: r.text(8) ?? ""), kind: r.text(9) ?? "",
+            reason: r.text(10))
         state.facts[key] = ImpressionSlices.Fact(exposed: r.int64(6) == 1, reaction: reaction)
     }
 
@@ -194,7 +199,7 @@ final class ImpressionSliceWriter {
         statement.bind(key.impression, at: 2)
     }
 
-    /// Binds a (slice, group) and its fact to the nine parameters from `first` on.
+    /// Binds a (slice, group) and its fact to the ten parameters from `first` on.
     private func bind(_ key: ImpressionSlices.Key, _ fact: ImpressionSlices.Fact, to statement: Statement, from first: Int32) {
         statement.bind(key.slice.localDate, at: first)
         statement.bind(key.slice.platform, at: first + 1)
@@ -205,6 +210,7 @@ final class ImpressionSliceWriter {
         statement.bind(fact.reaction?.order.timestampMs, at: first + 6)
         statement.bind(fact.reaction?.order.key, at: first + 7)
         statement.bind(fact.reaction?.kind, at: first + 8)
+        statement.bind(fact.reaction?.reason, at: first + 9)
     }
 
     /// Binds a cell's key (local date, platform, app version, model, the position when

@@ -49,21 +49,12 @@ struct RollupBatch {
         var timezoneOffsetMinutes: Int
     }
 
-    struct Reaction {
-        var order: OrderKey
-        var kind: String
-        var reason: String?
-        var modelInfo: String
-        var feedPosition: Int
-    }
-
     typealias FirstExposure = TallyIngest.FirstExposure
 
     var daily: [UserDateMaterial: Activity] = [:]
     var dailyAll: [DateMaterial: Activity] = [:]
     var materials: [UserMaterial: MaterialDelta] = [:]
     var users: [Bytewise<String>: UserDelta] = [:]
-    var reactions: [UserImpression: Reaction] = [:]
     var firstExposures: [PageItem: FirstExposure] = [:]
     var eventUsers: [EventUser: Int] = [:]
     /// The (event name, local date) of the observability events.
@@ -74,7 +65,7 @@ struct RollupBatch {
     var exposurePlan: ExposurePlan?
 
     var isEmpty: Bool {
-        daily.isEmpty && materials.isEmpty && users.isEmpty && reactions.isEmpty
+        daily.isEmpty && materials.isEmpty && users.isEmpty
             && firstExposures.isEmpty && eventUsers.isEmpty && slices.isEmpty
     }
 
@@ -144,16 +135,11 @@ struct RollupBatch {
     }
 
     mutating func add(_ event: FeedbackEvent, localDate: String) {
-        let key = UserImpression(user: event.common.userId, impression: event.impressionId)
         let order = OrderKey(timestampMs: event.timestampMs, sequence: 0, key: event.id)
         slices.addFeedback(user: event.common.userId, impression: event.impressionId,
                            at: Self.sliceKey(event.common, localDate: localDate, modelInfo: event.modelInfo,
                                              feedPosition: event.feedPosition),
-                           ImpressionSlices.Reaction(order: order, kind: event.kind.rawValue))
-        if reactions[key].map({ $0.order < order }) ?? true {
-            reactions[key] = Reaction(order: order, kind: event.kind.rawValue, reason: event.reason,
-                                      modelInfo: event.modelInfo, feedPosition: event.feedPosition)
-        }
+                           ImpressionSlices.Reaction(order: order, kind: event.kind.rawValue, reason: event.reason))
     }
 
     mutating func add(_ event: ExposureEvent, localDate: String) {

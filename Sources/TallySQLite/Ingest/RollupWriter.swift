@@ -74,7 +74,7 @@ final class RollupWriter {
         let pairs = try StateRuns(database: db, family: StateRuns.exposurePairs)
         let impressions = try StateRuns(database: db, family: StateRuns.impressions)
         stateRuns = [pairs, impressions]
-        feed = try FeedRollupWriter(database: db, runs: impressions)
+        feed = try FeedRollupWriter(database: db)
         exposures = try ExposureRollupWriter(database: db, runs: pairs)
         exposureSlices = try ExposureSliceWriter(database: db)
         slices = try ImpressionSliceWriter(database: db, runs: impressions)
@@ -116,7 +116,7 @@ final class RollupWriter {
             try eventDays.bind([.text(key.eventName), .text(key.date)])
             try eventDays.run()
         }
-        try feed.write(batch, held: try slices.write(batch.slices))
+        try feed.write(try slices.write(batch.slices))
         try exposureSlices.write(batch, storedBefore: try exposures.write(batch))
     }
 

@@ -47,11 +47,8 @@ final class StateRuns {
 
     /// The family of the exposure pairs: `exposure_firsts` by (page instance, item).
     static let exposurePairs = ("exposure_pairs", [Table(name: "exposure_firsts", keyColumns: ("page_instance_id", "item_id"))])
-    /// The family of the impressions: `impression_slices` and `impression_exposures` by (user, impression).
-    static let impressions = ("impressions", [
-        Table(name: "impression_slices", keyColumns: ("user_id", "impression_id")),
-        Table(name: "impression_exposures", keyColumns: ("user_id", "impression_id")),
-    ])
+    /// The family of the impressions: `impression_slices` by (user, impression).
+    static let impressions = ("impressions", [Table(name: "impression_slices", keyColumns: ("user_id", "impression_id"))])
 
     init(database db: Database, family: (name: String, tables: [Table])) throws {
         database = db

@@ -1,5 +1,3 @@
-import TallyIngest
-
 extension TallySchema {
     /// Version 11: the rollups of the feed filters (`ImpressionSlices`) keyed by feed position
     /// as well as model, so that `dislike-rate` by position (its default grouping, position
@@ -9,7 +7,8 @@ extension TallySchema {
     ///
     /// An impression now counts in the cells when it holds one (slice, model, position), and is
     /// kept whole in `spanning_impression_slices` otherwise; `model_user_days` sums its cells
-    /// over the positions. The tables are made anew and `fillSlices` fills them from the events.
+    /// over the positions. The tables are made anew, empty: version 14 makes them anew again and
+    /// fills them from the events (`fillSlices`).
     static let v11 = """
     DROP VIEW impression_slices;
     DROP TABLE impression_slices_settled;
@@ -71,8 +70,9 @@ extension TallySchema {
     ) WITHOUT ROWID;
     """
 
-    /// The statement creating a run `name` of `impression_slices`.
-    private static func impressionSlices(_ name: String) -> String {
+    /// The statement creating a run `name` of `impression_slices`: as version 11 made it, or with
+    /// the feedback's `reason` (version 14).
+    static func impressionSlices(_ name: String, reason: Bool = false) -> String {
         """
         CREATE TABLE \(name) (
             user_id       TEXT NOT NULL,
@@ -86,69 +86,9 @@ extension TallySchema {
             exposed       INTEGER,
             reaction_ts   INTEGER,
             reaction_key  TEXT,
-            feedback_type TEXT,
+            feedback_type TEXT,\(reason ? "\n    reason        TEXT," : "")
             PRIMARY KEY (user_id, impression_id)
         ) WITHOUT ROWID;
         """
-    }
-
-    /// Events read into one batch of `fillSlices`.
-    static let sliceFillBatch = 50_000
-
-    /// Fills the version 11 rollups from the stored exposure and feedback events, all into the
-    /// settled run, and makes the impressions' filter and counts of `StateRuns` again (a store
-    /// without such events keeps them).
-    @Sendable static func fillSlices(_ db: Database) throws {
-        let writer = try ImpressionSliceWriter(database: db, runs: nil)
-        var batch = SliceBatch()
-        var events = 0, filled = 0
-        func flush() throws {
-            try writer.write(batch)
-            batch = SliceBatch()
-            filled += events
-            events = 0
-        }
-        let exposures = try db.prepare("""
-            SELECT user_id, impression_id, local_date, platform, app_version, model_info, feed_position FROM exposure_events
-            WHERE impression_id IS NOT NULL OR model_info IS NOT NULL
-            """)
-        while try exposures.step() {
-            batch.addExposure(user: exposures.text(0) ?? "", impression: exposures.text(1), at: sliceKey(exposures, from: 2))
-            events += 1
-            if events == sliceFillBatch { try flush() }
-        }
-        let feedback = try db.prepare("""
-            SELECT user_id, impression_id, local_date, platform, app_version, model_info, feed_position, ts_ms, id, feedback_type
-            FROM feedback_events
-            """)
-        while try feedback.step() {
-            let r = feedback
-            batch.addFeedback(user: r.text(0) ?? "", impression: r.text(1) ?? "", at: sliceKey(r, from: 2),
-                              ImpressionSlices.Reaction(order: OrderKey(timestampMs: r.int64(7), sequence: 0, key: r.text(8) ?? ""),
-                                                        kind: r.text(9) ?? ""))
-            events += 1
-            if events == sliceFillBatch { try flush() }
-        }
-        try flush()
-        guard filled > 0 else { return }
-        let (family, tables) = StateRuns.impressions
-        var held = (settled: Int64(0), recent: Int64(0))
-        for table in tables {
-            held.settled += try db.scalarInt("SELECT count(*) FROM \(table.settled)") ?? 0
-            held.recent += try db.scalarInt("SELECT count(*) FROM \(table.recent)") ?? 0
-        }
-        try db.execute("""
-            UPDATE state_runs SET settled = \(held.settled), recent = \(held.recent), generation = generation + 1
-            WHERE family = '\(family)'
-            """)
-        try StateRuns.writeFilter(family: family, tables: tables, over: Int(held.settled), in: db)
-    }
-
-    /// The (slice, group) in a row's columns `first` to `first + 4` (local date, platform, app
-    /// version, model, position).
-    private static func sliceKey(_ r: Statement, from first: Int) -> ImpressionSlices.Key {
-        ImpressionSlices.Key(slice: ImpressionSlices.Slice(localDate: r.text(first) ?? "", platform: r.text(first + 1),
-                                                           appVersion: r.text(first + 2)),
-                             modelInfo: r.text(first + 3), feedPosition: r.isNull(first + 4) ? nil : r.int(first + 4))
     }
 }

@@ -13,9 +13,10 @@ public enum TallySchema {
         Migration("v8-observability-index-by-date", sql: v8),
         Migration("v9-recent-and-settled-feed-state", sql: v9, step: fillStateFilters),
         Migration("v10-exposure-slices", sql: v10, step: fillExposureSlices),
-        Migration("v11-feed-filter-slices-by-position", sql: v11, step: fillSlices),
+        Migration("v11-feed-filter-slices-by-position", sql: v11),
         Migration("v12-covering-impression-exposure-indexes", sql: v12),
         Migration("v13-state-runs-settled-by-key-range", sql: v13),
+        Migration("v14-one-state-per-impression", sql: v14, step: fillSlices),
     ])
 
     static let v1 = """
