@@ -1,7 +1,7 @@
 import TallyEvents
 import TallyIngest
 
-/// Keeps the dislike-rate counters exact at ingest, as the SQLite store's `FeedRollupWriter`
+/// Keeps the dislike-rate counters exact at ingest, as the SQLite store's `ImpressionSliceWriter`
 /// does: what is known of each (user, impression) — the groups it was exposed in and its final
 /// (newest) feedback (`ImpressionState`) — lives in `impression_states`, and a batch changes the
 /// counters by the difference between each touched impression's state before and after it.
