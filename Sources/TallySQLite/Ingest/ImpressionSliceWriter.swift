@@ -4,7 +4,8 @@ import TallyIngest
 /// (user, impression) a batch touches, stores it when new with one (slice, group) (the usual
 /// case: one statement), else reads what is stored, merges the batch in, writes the result and
 /// applies the change in its contribution to the (slice, model, position, user) counters of
-/// `model_position_user_days` and their sums per (slice, model, user) in `model_user_days`. The
+/// `model_position_user_days`, their sums per (slice, model, user) in `model_user_days` and over
+/// the dates per (platform, app version, model, position, user) in `model_position_users`. The
 /// change in its contribution to the counters without filters (`dislike_groups`) it returns,
 /// for `FeedRollupWriter`.
 ///
@@ -20,9 +21,8 @@ final class ImpressionSliceWriter {
     private let readSpanning: Statement
     private let deleteSpanning: Statement
     private let insertSpanning: Statement
-    /// Adds to and drops emptied cells of `model_user_days` (0) and `model_position_user_days` (1).
-    private let addCell: [Statement]
-    private let dropEmptyCell: [Statement]
+    /// `model_user_days`, `model_position_user_days` and `model_position_users`.
+    private let cellTables: [CellTable]
     private let addModelDay: Statement
 
     init(database db: Database, runs: StateRuns?) throws {
@@ -46,23 +46,11 @@ final class ImpressionSliceWriter {
         insertSpanning = try db.prepare("""
             INSERT INTO spanning_impression_slices (user_id, impression_id, \(factColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let cellTables = [("model_user_days", ["model_info"]), ("model_position_user_days", ["model_info", "feed_position"])]
-        addCell = try cellTables.map { table, group in
-            let key = (["local_date", "platform", "app_version"] + group + ["user_id"]).joined(separator: ", ")
-            let places = Array(repeating: "?", count: group.count + 8).joined(separator: ", ")
-            return try db.prepare("""
-                INSERT INTO \(table) (\(key), exposed, feedback_only, likes, dislikes) VALUES (\(places))
-                ON CONFLICT (\(key)) DO UPDATE SET
-                    exposed = exposed + excluded.exposed, feedback_only = feedback_only + excluded.feedback_only,
-                    likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes
-                """)
-        }
-        dropEmptyCell = try cellTables.map { table, group in
-            let key = (["local_date", "platform", "app_version"] + group + ["user_id"]).map { "\($0) = ?" }.joined(separator: " AND ")
-            return try db.prepare("""
-                DELETE FROM \(table) WHERE \(key) AND exposed = 0 AND feedback_only = 0 AND likes = 0 AND dislikes = 0
-                """)
-        }
+        cellTables = try [
+            CellTable(name: "model_user_days", dated: true, positioned: false, in: db),
+            CellTable(name: "model_position_user_days", dated: true, positioned: true, in: db),
+            CellTable(name: "model_position_users", dated: false, positioned: true, in: db),
+        ]
         addModelDay = try db.prepare("""
             INSERT INTO model_days (model_info, feed_position, local_date, platform, app_version) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (model_info, feed_position, local_date, platform, app_version) DO NOTHING
@@ -110,16 +98,9 @@ final class ImpressionSliceWriter {
             before.contribute(-1, to: &deltas)
             after.contribute(1, to: &deltas)
         }
-        var modelCells: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
-        for (cell, counters) in cells {
-            var modelCell = cell
-            modelCell.key.feedPosition = nil
-            if modelCells[modelCell]?.add(counters) == nil {
-                modelCells[modelCell] = counters
-            }
-        }
-        try write(modelCells, positioned: false)
-        try write(cells, positioned: true)
+        try cellTables[0].write(Self.summed(cells) { $0.key.feedPosition = nil })
+        try cellTables[1].write(cells)
+        try cellTables[2].write(Self.summed(cells) { $0.key.slice.localDate = "" })
         for key in batch.modelSlices {
             addModelDay.bind(key.modelInfo, at: 1)
             try addModelDay.bind(key.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob, at: 2)
@@ -130,22 +111,18 @@ final class ImpressionSliceWriter {
         return deltas
     }
 
-    /// Adds `cells`' changes to `model_position_user_days` (`positioned`) or `model_user_days`,
-    /// and drops the cells they empty.
-    private func write(_ cells: [ImpressionSlices.Cell: DislikeDeltas.Counters], positioned: Bool) throws {
-        let addCell = addCell[positioned ? 1 : 0], dropEmptyCell = dropEmptyCell[positioned ? 1 : 0]
-        for (cell, counters) in cells where !counters.isZero {
-            let next = try bind(cell, positioned: positioned, to: addCell)
-            addCell.bind(Int64(counters.exposed), at: next)
-            addCell.bind(Int64(counters.feedbackOnly), at: next + 1)
-            addCell.bind(Int64(counters.likes), at: next + 2)
-            addCell.bind(Int64(counters.dislikes), at: next + 3)
-            try addCell.run()
-            if min(counters.exposed, counters.feedbackOnly, counters.likes, counters.dislikes) < 0 {
-                try bind(cell, positioned: positioned, to: dropEmptyCell)
-                try dropEmptyCell.run()
+    /// `cells` summed over what `coarsen` leaves out of their keys.
+    private static func summed(_ cells: [ImpressionSlices.Cell: DislikeDeltas.Counters],
+                               _ coarsen: (inout ImpressionSlices.Cell) -> Void) -> [ImpressionSlices.Cell: DislikeDeltas.Counters] {
+        var sums: [ImpressionSlices.Cell: DislikeDeltas.Counters] = [:]
+        for (cell, counters) in cells {
+            var coarse = cell
+            coarsen(&coarse)
+            if sums[coarse]?.add(counters) == nil {
+                sums[coarse] = counters
             }
         }
+        return sums
     }
 
     /// Runs `statement` (an insert into `impression_slices`) for `state`: its one fact, or
@@ -213,24 +190,73 @@ final class ImpressionSliceWriter {
         statement.bind(fact.reaction?.reason, at: first + 9)
     }
 
-    /// Binds a cell's key (local date, platform, app version, model, the position when
-    /// `positioned`, user) from parameter 1 on, a missing value as the empty blob; returns the
-    /// next parameter.
-    @discardableResult
-    private func bind(_ cell: ImpressionSlices.Cell, positioned: Bool, to statement: Statement) throws -> Int32 {
-        try bind(cell.key.slice, to: statement, from: 1)
-        try statement.bind(cell.key.modelInfo.map { .text($0) } ?? .emptyBlob, at: 4)
-        if positioned {
-            try statement.bind(cell.key.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob, at: 5)
-        }
-        statement.bind(cell.user, at: positioned ? 6 : 5)
-        return positioned ? 7 : 6
-    }
-
     /// Binds a slice to the three parameters from `first` on, a missing value as the empty blob.
     private func bind(_ slice: ImpressionSlices.Slice, to statement: Statement, from first: Int32) throws {
         statement.bind(slice.localDate, at: first)
         try statement.bind(slice.platform.map { .text($0) } ?? .emptyBlob, at: first + 1)
         try statement.bind(slice.appVersion.map { .text($0) } ?? .emptyBlob, at: first + 2)
+    }
+}
+
+// MARK: - Counter tables
+
+/// A table of the dislike-rate counters per cell: user, model, platform, app version, and the
+/// local date (`dated`) and position (`positioned`) when it has them, a missing value as the
+/// empty blob. A batch adds its changes and drops the cells they empty.
+private struct CellTable {
+    let add: Statement
+    let dropEmpty: Statement
+    let dated: Bool
+    let positioned: Bool
+
+    init(name: String, dated: Bool, positioned: Bool, in db: Database) throws {
+        self.dated = dated
+        self.positioned = positioned
+        let key = ((dated ? ["local_date"] : []) + ["platform", "app_version", "model_info"]
+                   + (positioned ? ["feed_position"] : []) + ["user_id"])
+        let places = Array(repeating: "?", count: key.count + 4).joined(separator: ", ")
+        add = try db.prepare("""
+            INSERT INTO \(name) (\(key.joined(separator: ", ")), exposed, feedback_only, likes, dislikes) VALUES (\(places))
+            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET
+                exposed = exposed + excluded.exposed, feedback_only = feedback_only + excluded.feedback_only,
+                likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes
+            """)
+        dropEmpty = try db.prepare("""
+            DELETE FROM \(name) WHERE \(key.map { "\($0) = ?" }.joined(separator: " AND "))
+                AND exposed = 0 AND feedback_only = 0 AND likes = 0 AND dislikes = 0
+            """)
+    }
+
+    /// Adds `cells`' changes, and drops the cells they empty.
+    func write(_ cells: [ImpressionSlices.Cell: DislikeDeltas.Counters]) throws {
+        for (cell, counters) in cells where !counters.isZero {
+            let next = try bind(cell, to: add)
+            add.bind(Int64(counters.exposed), at: next)
+            add.bind(Int64(counters.feedbackOnly), at: next + 1)
+            add.bind(Int64(counters.likes), at: next + 2)
+            add.bind(Int64(counters.dislikes), at: next + 3)
+            try add.run()
+            if min(counters.exposed, counters.feedbackOnly, counters.likes, counters.dislikes) < 0 {
+                try bind(cell, to: dropEmpty)
+                try dropEmpty.run()
+            }
+        }
+    }
+
+    /// Binds a cell's key from parameter 1 on; returns the next parameter.
+    @discardableResult
+    private func bind(_ cell: ImpressionSlices.Cell, to statement: Statement) throws -> Int32 {
+        var next: Int32 = 1
+        func bind(_ value: SQLValue) throws {
+            try statement.bind(value, at: next)
+            next += 1
+        }
+        if dated { try bind(.text(cell.key.slice.localDate)) }
+        try bind(cell.key.slice.platform.map { .text($0) } ?? .emptyBlob)
+        try bind(cell.key.slice.appVersion.map { .text($0) } ?? .emptyBlob)
+        try bind(cell.key.modelInfo.map { .text($0) } ?? .emptyBlob)
+        if positioned { try bind(cell.key.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob) }
+        try bind(.text(cell.user))
+        return next
     }
 }

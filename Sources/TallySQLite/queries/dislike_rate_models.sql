@@ -1,11 +1,12 @@
 -- Dislike rate per group of model version and feed position (or position bucket), from the
 -- counters kept per local date, platform, app version, model, position and user
 -- (model_position_user_days, or their sums over the positions, model_user_days, when not
--- :by_position) and the impressions kept whole because they hold several (slice, model, position)
--- (spanning_impression_slices, combined as dislike_rate_scan.sql combines events). The same
--- numbers as dislike_rate_scan.sql for all users, under any filter and grouping: an impression of
--- the counters has all its events in one slice, which a filter keeps or leaves out whole, and in
--- one (model, position), which every grouping puts in one group. The counters are read by their
+-- :by_position, or over the dates, model_position_users, without :from and :to) and the
+-- impressions kept whole because they hold several (slice, model, position)
+-- (spanning_impression_slices, combined as dislike_rate_scan.sql combines events). The same numbers
+-- as dislike_rate_scan.sql for all users, under any filter and grouping: an impression of the
+-- counters has all its events in one slice, which a filter keeps or leaves out whole, and in one
+-- (model, position), which every grouping puts in one group. The counters are read by their
 -- key's leading local date (an unbounded end as a date before or after every date).
 -- :by_model, :by_position, :buckets, :by_user, :from, :to, :platform, :app_version  as in dislike_rate_scan.sql
 WITH buckets AS (
@@ -57,10 +58,17 @@ cells AS (
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
            CASE WHEN :by_user THEN user_id END, SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
     FROM model_position_user_days
-    WHERE :by_position
+    WHERE :by_position AND (:from IS NOT NULL OR :to IS NOT NULL)
       AND local_date BETWEEN coalesce(:from, '0000-00-00') AND coalesce(:to, '9999-99-99')
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
     GROUP BY 1, 2, 3
+    UNION ALL
+    SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
+           CASE WHEN :by_user THEN user_id END, SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
+    FROM model_position_users
+    WHERE :by_position AND :from IS NULL AND :to IS NULL
+      AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
+    GROUP BY model_info, feed_position, user_id
 ),
 counted AS (
     SELECT model_info, position_group, user_id, exposures, likes, dislikes, feedback_only FROM spanning
