@@ -193,6 +193,7 @@ final class FeedSliceTests: XCTestCase {
         CREATE VIEW impression_slices AS
             SELECT * FROM impression_slices_settled UNION ALL SELECT * FROM impression_slices_recent;
         DROP TABLE model_position_users;
+        DROP TABLE model_users;
         DELETE FROM tally_migrations WHERE identifier LIKE 'v14-%';
         """
 
@@ -283,7 +284,8 @@ final class FeedSliceTests: XCTestCase {
     /// The tables of the feed's state and every rollup they feed.
     private let feedTables = ["exposure_firsts", "impression_slices", "impression_exposures", "impression_reactions",
                               "spanning_impression_slices", "model_user_days", "model_position_user_days", "model_position_users",
-                              "model_days", "exposure_groups", "exposure_group_members", "dislike_groups", "dislike_reasons", "rollup_counters"]
+                              "model_users", "model_days", "exposure_groups", "exposure_group_members", "dislike_groups",
+                              "dislike_reasons", "rollup_counters"]
 
     /// The feed's state in two runs (`StateRuns`): settled every few commits, a key's rows read
     /// and changed in whichever run holds them; every row as without settling, the runs' counts

@@ -4,8 +4,8 @@ import TallyIngest
 /// (user, impression) a batch touches, stores it when new with one (slice, group) (the usual
 /// case: one statement), else reads what is stored, merges the batch in, writes the result and
 /// applies the change in its contribution to the (slice, model, position, user) counters of
-/// `model_position_user_days`, their sums per (slice, model, user) in `model_user_days` and over
-/// the dates per (platform, app version, model, position, user) in `model_position_users`. The
+/// `model_position_user_days`, their sums per (slice, model, user) in `model_user_days`, and both
+/// summed over the dates in `model_position_users` and `model_users`. The
 /// change in its contribution to the counters without filters (`dislike_groups`) it returns,
 /// for `FeedRollupWriter`.
 ///
@@ -21,7 +21,7 @@ final class ImpressionSliceWriter {
     private let readSpanning: Statement
     private let deleteSpanning: Statement
     private let insertSpanning: Statement
-    /// `model_user_days`, `model_position_user_days` and `model_position_users`.
+    /// `model_user_days`, `model_position_user_days`, `model_position_users` and `model_users`.
     private let cellTables: [CellTable]
     private let addModelDay: Statement
 
@@ -50,6 +50,7 @@ final class ImpressionSliceWriter {
             CellTable(name: "model_user_days", dated: true, positioned: false, in: db),
             CellTable(name: "model_position_user_days", dated: true, positioned: true, in: db),
             CellTable(name: "model_position_users", dated: false, positioned: true, in: db),
+            CellTable(name: "model_users", dated: false, positioned: false, in: db),
         ]
         addModelDay = try db.prepare("""
             INSERT INTO model_days (model_info, feed_position, local_date, platform, app_version) VALUES (?, ?, ?, ?, ?)
@@ -98,9 +99,11 @@ final class ImpressionSliceWriter {
             before.contribute(-1, to: &deltas)
             after.contribute(1, to: &deltas)
         }
-        try cellTables[0].write(Self.summed(cells) { $0.key.feedPosition = nil })
+        let modelCells = Self.summed(cells) { $0.key.feedPosition = nil }
+        try cellTables[0].write(modelCells)
         try cellTables[1].write(cells)
         try cellTables[2].write(Self.summed(cells) { $0.key.slice.localDate = "" })
+        try cellTables[3].write(Self.summed(modelCells) { $0.key.slice.localDate = "" })
         for key in batch.modelSlices {
             addModelDay.bind(key.modelInfo, at: 1)
             try addModelDay.bind(key.feedPosition.map { .int(Int64($0)) } ?? .emptyBlob, at: 2)

@@ -7,8 +7,9 @@ extension TallySchema {
     /// feedback event kept its impression twice, in two B-trees, and every impression stored
     /// before was read from three tables. The slice tables gain `reason`, are made anew and
     /// filled from the events (`fillSlices`); the two tables become views over them, so that
-    /// SQL reading them reads the same rows. `model_position_users` sums the counters of
-    /// `model_position_user_days` over the dates, for the comparisons by position of all dates.
+    /// SQL reading them reads the same rows. `model_position_users` and `model_users` sum the
+    /// counters of `model_position_user_days` and `model_user_days` over the dates, for the
+    /// comparisons of all dates.
     static let v14 = """
     DROP VIEW impression_exposures;
     DROP TABLE impression_exposures_settled;
@@ -80,6 +81,18 @@ extension TallySchema {
         likes         INTEGER NOT NULL,
         dislikes      INTEGER NOT NULL,
         PRIMARY KEY (model_info, feed_position, user_id, platform, app_version)
+    ) WITHOUT ROWID;
+    -- And summed over the positions, for the comparisons by model without a date window.
+    CREATE TABLE model_users (
+        model_info    NOT NULL,
+        user_id       TEXT NOT NULL,
+        platform      NOT NULL,
+        app_version   NOT NULL,
+        exposed       INTEGER NOT NULL,
+        feedback_only INTEGER NOT NULL,
+        likes         INTEGER NOT NULL,
+        dislikes      INTEGER NOT NULL,
+        PRIMARY KEY (model_info, user_id, platform, app_version)
     ) WITHOUT ROWID;
     UPDATE state_runs SET settled = 0, recent = 0, swept_first = NULL, swept_second = NULL
     WHERE family = 'impressions';

@@ -1,7 +1,8 @@
 -- Dislike rate per group of model version and feed position (or position bucket), from the
 -- counters kept per local date, platform, app version, model, position and user
 -- (model_position_user_days, or their sums over the positions, model_user_days, when not
--- :by_position, or over the dates, model_position_users, without :from and :to) and the
+-- :by_position; without :from and :to their sums over the dates, model_position_users and
+-- model_users) and the
 -- impressions kept whole because they hold several (slice, model, position)
 -- (spanning_impression_slices, combined as dislike_rate_scan.sql combines events). The same numbers
 -- as dislike_rate_scan.sql for all users, under any filter and grouping: an impression of the
@@ -50,10 +51,17 @@ cells AS (
            CASE WHEN :by_user THEN user_id END AS user_id, SUM(exposed + feedback_only) AS exposures,
            SUM(likes) AS likes, SUM(dislikes) AS dislikes, SUM(feedback_only) AS feedback_only
     FROM model_user_days
-    WHERE NOT :by_position
+    WHERE NOT :by_position AND (:from IS NOT NULL OR :to IS NOT NULL)
       AND local_date BETWEEN coalesce(:from, '0000-00-00') AND coalesce(:to, '9999-99-99')
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
     GROUP BY 1, 3
+    UNION ALL
+    SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, NULL, CASE WHEN :by_user THEN user_id END,
+           SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
+    FROM model_users
+    WHERE NOT :by_position AND :from IS NULL AND :to IS NULL
+      AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
+    GROUP BY model_info, user_id
     UNION ALL
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
            CASE WHEN :by_user THEN user_id END, SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
