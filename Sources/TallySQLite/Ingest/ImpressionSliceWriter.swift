@@ -5,9 +5,9 @@ import TallyIngest
 /// case: one statement), else reads what is stored, merges the batch in, writes the result and
 /// applies the change in its contribution to the (slice, model, position, user) counters of
 /// `model_position_user_days`, their sums per (slice, model, user) in `model_user_days`, and both
-/// summed over the dates in `model_position_users` and `model_users`. The
-/// change in its contribution to the counters without filters (`dislike_groups`) it returns,
-/// for `FeedRollupWriter`.
+/// summed over the dates in `model_position_users` and `model_users`. The change in its
+/// contribution to the counters without filters (`dislike_groups`) it returns, for
+/// `FeedRollupWriter`.
 ///
 /// `impression_slices` is the table of `StateRuns.impressions`; without runs (a migration
 /// filling the tables) the writer writes the settled run only, and its caller makes the run's

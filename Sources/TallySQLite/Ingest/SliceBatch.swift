@@ -1,7 +1,8 @@
 import TallyIngest
 
-/// The changes a batch makes to the feed filters' rollups (`ImpressionSliceWriter`): each
-/// (user, impression) it touches as `ImpressionSlices`, and the (slice, group) pairs it names.
+/// The changes a batch makes to the per-impression state and the dislike-rate counters
+/// (`ImpressionSliceWriter`): each (user, impression) it touches as `ImpressionSlices`, and the
+/// (slice, group) pairs it names.
 struct SliceBatch {
     var impressions: [UserImpression: ImpressionSlices] = [:]
     /// The groups (model, position) named by an exposure or feedback event of each slice (model
