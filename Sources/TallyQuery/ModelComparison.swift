@@ -1,3 +1,4 @@
+import Foundation
 import TallyEvents
 
 /// The model comparison (`metrics.md`, `report compare --baseline B`): what a backend reads, per
@@ -27,6 +28,8 @@ public struct ModelComparison: Sendable {
     public let grouping: DislikeGrouping
     private var groups: [Group] = []
     private var index: [Key: Int] = [:]
+    /// The group of the last row added: rows come in the report's order, a group's together.
+    private var last: (model: ReportValue, position: ReportValue, at: Int)?
 
     /// An empty comparison grouped by `grouping` (which always groups by model).
     public init(grouping: DislikeGrouping) {
@@ -46,11 +49,40 @@ public struct ModelComparison: Sendable {
     }
 
     private mutating func group(_ model: ReportValue, _ position: ReportValue) -> Int {
+        if let last, Self.same(last.model, model), Self.same(last.position, position) { return last.at }
         let key = Self.key(model, position)
-        if let existing = index[key] { return existing }
-        groups.append(Group(model: model, position: position))
-        index[key] = groups.count - 1
-        return groups.count - 1
+        let at: Int
+        if let existing = index[key] {
+            at = existing
+        } else {
+            groups.append(Group(model: model, position: position))
+            at = groups.count - 1
+            index[key] = at
+        }
+        last = (model, position, at)
+        return at
+    }
+
+    /// Whether two values are the same to the byte (texts compared as `Key` compares them).
+    private static func same(_ a: ReportValue, _ b: ReportValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.int(let x), .int(let y)): x == y
+        case (.text(let x), .text(let y)): x.utf8.elementsEqual(y.utf8)
+        default: false
+        }
+    }
+
+    /// Whether `a`'s UTF-8 sorts before `b`'s, byte by byte.
+    private static func precedes(_ a: Bytewise<String>, _ b: Bytewise<String>) -> Bool {
+        var a = a.wrappedValue, b = b.wrappedValue
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 
     /// Adds one user's counts in the group of `model` at `position` (`.null` without positions):
@@ -90,7 +122,7 @@ public struct ModelComparison: Sendable {
             throw QueryError.notFound(name: "baseline", message: "baseline \(baseline) has no impression under these filters")
         }
         // Users in a fixed order, so that the sums (and every backend's answer) are the same to the last bit.
-        func estimate(_ group: Group) -> RatioEstimate { RatioEstimate(group.users.sorted { $0.key.wrappedValue.utf8.lexicographicallyPrecedes($1.key.wrappedValue.utf8) }.map(\.value)) }
+        func estimate(_ group: Group) -> RatioEstimate { RatioEstimate(group.users.sorted { Self.precedes($0.key, $1.key) }.map(\.value)) }
         var baselineAt: [Key: (estimate: RatioEstimate, users: Set<Bytewise<String>>)] = [:]
         for group in baselineGroups {
             baselineAt[Self.key(.null, group.position)] = (estimate(group), Set(group.users.keys))

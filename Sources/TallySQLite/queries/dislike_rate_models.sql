@@ -57,11 +57,10 @@ cells AS (
     GROUP BY 1, 3
     UNION ALL
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, NULL, CASE WHEN :by_user THEN user_id END,
-           SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
+           exposed + feedback_only, likes, dislikes, feedback_only
     FROM model_users
     WHERE NOT :by_position AND :from IS NULL AND :to IS NULL
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
-    GROUP BY model_info, user_id
     UNION ALL
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
            CASE WHEN :by_user THEN user_id END, SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
@@ -72,11 +71,10 @@ cells AS (
     GROUP BY 1, 2, 3
     UNION ALL
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
-           CASE WHEN :by_user THEN user_id END, SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
+           CASE WHEN :by_user THEN user_id END, exposed + feedback_only, likes, dislikes, feedback_only
     FROM model_position_users
     WHERE :by_position AND :from IS NULL AND :to IS NULL
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
-    GROUP BY model_info, feed_position, user_id
 ),
 counted AS (
     SELECT model_info, position_group, user_id, exposures, likes, dislikes, feedback_only FROM spanning
