@@ -2,8 +2,7 @@
 -- counters kept per local date, platform, app version, model, position and user
 -- (model_position_user_days, or their sums over the positions, model_user_days, when not
 -- :by_position; without :from and :to their sums over the dates, model_position_users and
--- model_users) and the
--- impressions kept whole because they hold several (slice, model, position)
+-- model_users) and the impressions kept whole because they hold several (slice, model, position)
 -- (spanning_impression_slices, combined as dislike_rate_scan.sql combines events). The same numbers
 -- as dislike_rate_scan.sql for all users, under any filter and grouping: an impression of the
 -- counters has all its events in one slice, which a filter keeps or leaves out whole, and in one
