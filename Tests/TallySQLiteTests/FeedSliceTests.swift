@@ -159,7 +159,8 @@ final class FeedSliceTests: XCTestCase {
 
     /// Takes a store back to schema version 13: `impression_exposures` and `impression_reactions`
     /// as tables holding the views' rows (an impression's exposure groups in the run of its
-    /// slices), the slice tables without `reason` (version 14 makes and fills them anew).
+    /// slices), the slice tables without `reason`, and neither `model_position_users` nor
+    /// `model_users` (version 14 makes and fills them anew).
     private static let undoOneStatePerImpression = """
         CREATE TABLE reactions (
             user_id TEXT NOT NULL, impression_id TEXT NOT NULL, ts_ms INTEGER NOT NULL, reaction_key TEXT NOT NULL,
