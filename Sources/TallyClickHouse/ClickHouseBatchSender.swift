@@ -4,10 +4,10 @@ import TallyIngest
 import TallySupport
 
 /// Sends prepared batches, one after another: looks up which of a batch's keys are stored,
-/// inserts the other events (the event tables at the same time), then the changes they bring
-/// to the impressions' states and the dislike-rate counters (`ImpressionStates`) and to the
-/// exposure pairs and counts (`ExposurePairs`), then their
-/// keys, then the batch's rejected lines. From before its first insert until its keys are
+/// works out what the other events change in the impressions' states and the dislike-rate
+/// counters (`ImpressionStates`) and in the exposure pairs and counts (`ExposurePairs`), inserts
+/// those events, states and changes (every table at the same time), then the events' keys, then
+/// the batch's rejected lines. From before its first insert until its keys are
 /// stored, a batch is marked in flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch is stored, keys included, before the next one's
 /// lookup, a key the ingest met in an earlier batch is found as stored.
 ///
@@ -73,20 +73,31 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     try InFlightBatch.begin(mark, using: client)
                     marked = true
                 }
+                var stale = false
                 for table in recovering.sorted() {
-                    try ClickHouseRollups.markStale(fedBy: table, using: client)
+                    stale = try ClickHouseRollups.markStale(fedBy: table, using: client) || stale
                 }
-                let resent = try insertAll(bodies)
-                if impressionRows.count > 0 {
-                    try insertStates(impressionRows, into: ImpressionStates.table, columns: ImpressionStates.columns)
+                var inserts = EventFamily.allCases.filter { bodies[$0.index].count > 0 }.map {
+                    Insert(table: $0.clickHouseTable, columns: $0.clickHouseColumns, format: "RowBinary", body: bodies[$0.index].bytes)
                 }
-                if pairRows.rows.count > 0 {
-                    try insertStates(pairRows.rows, into: ExposurePairs.table, columns: ExposurePairs.columns, moved: pairRows.moved)
+                func states(_ rows: RowWriter, into table: String, _ columns: [String], feeding stale: String? = nil) {
+                    guard rows.count > 0 else { return }
+                    inserts.append(Insert(table: table, columns: columns, format: "TabSeparated", body: rows.bytes, stale: stale ?? table))
+                }
+                states(impressionRows.states, into: ImpressionStates.table, ImpressionStates.columns)
+                states(impressionRows.changes, into: ImpressionStates.changes, ImpressionStates.changeColumns, feeding: ImpressionStates.table)
+                states(pairRows.pairs, into: ExposurePairs.table, ExposurePairs.columns)
+                states(pairRows.changes, into: ExposurePairs.changes, ExposurePairs.changeColumns, feeding: ExposurePairs.table)
+                if pairRows.pairs.count > 0 {
                     membersGrew = true
+                    // Rows that move a pair to other groups may leave a member behind in
+                    // `exposure_members`, which only adds: its rollups are remade below.
+                    if pairRows.moved {
+                        stale = try ClickHouseRollups.markStale(fedBy: ExposurePairs.table, using: client) || stale
+                    }
                 }
-                // Last: remaking the rollups of a merged table (the feed states among them) replaces
-                // what this batch's states were computed from.
-                try collapseCopies(in: resent.union(recovering))
+                let done = try insertAll(inserts)
+                try collapseCopies(in: done.resent.union(recovering), remake: stale || done.marked)
                 if keys.count > 0 {
                     try client.insert(into: "event_keys", columns: ["family", "key"], format: "RowBinary", body: keys.bytes)
                 }
@@ -133,48 +144,61 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         }
     }
 
-    /// Merges `tables` so that the copies a resent batch may have left collapse into one row,
-    /// then remakes the rollups they feed from them (`ClickHouseRollups`, marked stale before),
-    /// once every table is merged. A Distributed table cannot be merged from here; its shards'
-    /// Replicated tables drop the resent block themselves.
-    private func collapseCopies(in tables: Set<String>) throws {
-        var merged: [String] = []
-        for table in tables.sorted() {
+    /// Merges the event tables among `tables` so that the copies a resent insert may have left
+    /// collapse into one row, then, with `remake` (rollups were marked stale), remakes the
+    /// rollups marked stale (`ClickHouseRollups`) once every table is merged: one remake reads
+    /// all the marked tables, and replaces what this batch's states were computed from. A
+    /// Distributed table cannot be merged from here; its shards' Replicated tables drop the
+    /// resent block themselves.
+    private func collapseCopies(in tables: Set<String>, remake: Bool) throws {
+        for family in EventFamily.allCases where tables.contains(family.clickHouseTable) {
             do {
-                try client.mergeFinal(table)
-                merged.append(table)
+                try client.mergeFinal(family.clickHouseTable)
             } catch let error as ClickHouseError where error.code == ClickHouseError.notImplemented {
                 continue // "Method optimize is not supported by storage Distributed"
             }
         }
-        // Every table merged before any remake: one remake reads all the marked tables.
-        if let table = merged.first(where: ClickHouseRollups.feed) {
-            try ClickHouseRollups.remake(fedBy: table, using: client)
+        if remake {
+            try ClickHouseRollups.create(using: client, cluster: nil)
         }
     }
 
-    /// Inserts each family's rows (those it has), all at the same time; returns the tables whose
-    /// insert was sent more than once. Throws the first failure, once every insert has finished.
-    private func insertAll(_ bodies: [RowBinaryWriter]) throws -> Set<String> {
-        let work = EventFamily.allCases.filter { bodies[$0.index].count > 0 }
+    /// One insert of a batch: its table, columns, format and rows, and the table whose rollups
+    /// a resend marks stale (a change table's are its state table's).
+    private struct Insert {
+        var table: String
+        var columns: [String]
+        var format: String
+        var body: [UInt8]
+        var stale: String
+
+        init(table: String, columns: [String], format: String, body: [UInt8], stale: String? = nil) {
+            (self.table, self.columns, self.format, self.body, self.stale) = (table, columns, format, body, stale ?? table)
+        }
+    }
+
+    /// Runs `inserts` (each family's events, and the feed states), all at the same time: a state
+    /// row needs only the lookup before it, and a key follows its event. Returns the tables whose
+    /// insert was sent more than once, and whether a resend marked rollups stale (it does so
+    /// before sending again). Throws the first failure, once every insert has finished.
+    private func insertAll(_ inserts: [Insert]) throws -> (resent: Set<String>, marked: Bool) {
         let client = self.client
         let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: work.count) { index in
-            let family = work[index]
-            let table = family.clickHouseTable
+        let marked = Locked(false)
+        DispatchQueue.concurrentPerform(iterations: inserts.count) { index in
+            let insert = inserts[index]
             let outcome = Result {
-                try client.insert(into: table, columns: family.clickHouseColumns, format: "RowBinary",
-                                  body: bodies[family.index].bytes) {
-                    try ClickHouseRollups.markStale(fedBy: table, using: client)
+                try client.insert(into: insert.table, columns: insert.columns, format: insert.format, body: insert.body) {
+                    if try ClickHouseRollups.markStale(fedBy: insert.stale, using: client) { marked.withLock { $0 = true } }
                 }
             }
             outcomes.withLock { $0[index] = outcome }
         }
         var resent: Set<String> = []
-        for (index, family) in work.enumerated() {
-            if try outcomes.withLock({ $0[index] })?.get() == true { resent.insert(family.clickHouseTable) }
+        for (index, insert) in inserts.enumerated() {
+            if try outcomes.withLock({ $0[index] })?.get() == true { resent.insert(insert.table) }
         }
-        return resent
+        return (resent, marked.withLock { $0 })
     }
 
     /// What the batch's new events bring to each impression they touch, merged per impression
@@ -217,21 +241,6 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         guard !stored.isEmpty else { return false }
         let entry = batch.entries[index]
         return stored[entry.family]?.contains(Bytewise(entry.key)) == true
-    }
-
-    /// Inserts the rows of `ImpressionStates` or `ExposurePairs` into `table`. An insert sent
-    /// again may have been stored twice, counting its changes twice: the rollups of `table` are
-    /// marked stale before the resend and remade from its state rows once it is stored (a state
-    /// row stored twice changes nothing). Rows that move a pair to other groups (`moved`) mark
-    /// them stale before the insert, for the same remake.
-    private func insertStates(_ rows: RowWriter, into table: String, columns: [String], moved: Bool = false) throws {
-        var marked = moved ? try ClickHouseRollups.markStale(fedBy: table, using: client) : false
-        try client.insert(into: table, columns: columns, format: "TabSeparated", body: rows.bytes) {
-            marked = try ClickHouseRollups.markStale(fedBy: table, using: client) || marked
-        }
-        if marked {
-            try ClickHouseRollups.remake(fedBy: table, using: client)
-        }
     }
 
     /// The batch's keys already in `event_keys`, per family: one query, the keys sent along

@@ -28,6 +28,9 @@ enum ClickHouseRollups {
         var select: String
         /// Whether a materialized view feeds the table (else the ingest writes it).
         var view = true
+        /// The table of changes the view reads instead of `source` (a `Null` table the ingest
+        /// writes beside `source`), if any; `fills` still read `source`.
+        var changes: String?
         /// The queries whose rows fill the table when it is made, if not `select`'s: they may
         /// read `%SOURCE%` and the event tables as `%DB%.NAME%LOCAL%`.
         var fills: [String] = []
@@ -128,54 +131,51 @@ enum ClickHouseRollups {
                columns: "event_name String, user_id String, events UInt64",
                partition: nil, order: "event_name, user_id",
                select: "SELECT event_name, user_id, count() AS events FROM %SOURCE% GROUP BY event_name, user_id"),
-        // What the ingest knows of each (user, impression), plus the signed changes to the
-        // counters below (`ImpressionStates`); written by the ingest, not by a view. Made from
-        // the events: each exposure group once, and the final reaction.
+        // What the ingest knows of each (user, impression) (`ImpressionStates`); written by the
+        // ingest, not by a view. Made from the events: each exposure group once, and the final
+        // reaction.
         Rollup(name: ImpressionStates.table, source: ImpressionStates.table, engine: "MergeTree",
                columns: """
                    user_id String, impression_id String, kind UInt8, \(fineGroupColumns), ts_ms Int64, reaction_key String,
-                   feedback_type String, reason String, reason_null UInt8, exposed_delta Int64, feedback_only_delta Int64,
-                   likes_delta Int64, dislikes_delta Int64, count_delta Int64
+                   feedback_type String, reason String, reason_null UInt8
                    """,
                partition: nil, order: "user_id, impression_id", select: "", view: false, fills: ["""
                    SELECT DISTINCT user_id, assumeNotNull(impression_id), toUInt8(0), ifNull(model_info, ''), toUInt8(isNull(model_info)),
-                          ifNull(feed_position, 0), toUInt8(isNull(feed_position)), toInt64(0), '', '', '', toUInt8(0),
-                          toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0)
+                          ifNull(feed_position, 0), toUInt8(isNull(feed_position)), toInt64(0), '', '', '', toUInt8(0)
                    FROM %DB%.exposure_events%LOCAL% WHERE isNotNull(impression_id)
                    """, """
                    SELECT user_id, impression_id, toUInt8(1), tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0),
                           tupleElement(final, 3), tupleElement(final, 4), tupleElement(final, 5), tupleElement(final, 6),
-                          tupleElement(final, 7), toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0)
+                          tupleElement(final, 7)
                    FROM (SELECT user_id, impression_id,
                                 argMax(tuple(model_info, feed_position, ts_ms, id, feedback_type, ifNull(reason, ''),
                                              toUInt8(isNull(reason))), tuple(ts_ms, id)) AS final
                          FROM %DB%.feedback_events%LOCAL% GROUP BY user_id, impression_id)
                    """], shard: "cityHash64(user_id)", staleWith: ["feedback_events", "exposure_events"]),
-        // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes,
-        // and the same per user (`dislike-rate --user`).
+        // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes
+        // (`impression_changes`), and the same per user (`dislike-rate --user`).
         dislikeGroups("dislike_groups", perUser: false),
         dislikeGroups("dislike_user_groups", perUser: true),
         // Reasons of final dislikes per group (SQLite: dislike_reasons), and per user.
         dislikeReasons("dislike_reason_counts", perUser: false),
         dislikeReasons("dislike_user_reason_counts", perUser: true),
         // Impressions in more than one group (SQLite: rollup_counters).
-        counters("rollup_counters", spanningCounter, source: ImpressionStates.table, kind: 4, delta: "count_delta", fill: """
+        counters("rollup_counters", spanningCounter, source: ImpressionStates.table, changes: ImpressionStates.changes, kind: 2,
+                 delta: "count_delta", fill: """
             SELECT user_id, impression_id FROM (\(impressionGroups)) GROUP BY user_id, impression_id HAVING count() > 1
             """),
-        // Each (page instance, item)'s earliest exposure and event count, plus the signed
-        // changes to the counts below (`ExposurePairs`); written by the ingest, not by a view.
+        // Each (page instance, item)'s earliest exposure and event count (`ExposurePairs`);
+        // written by the ingest, not by a view.
         Rollup(name: ExposurePairs.table, source: ExposurePairs.table, engine: "MergeTree",
                columns: """
-                   page_instance_id String, item_id String, kind UInt8, first_ts Int64, first_key String, user_id String,
-                   local_date String, page_id String, page_null UInt8, model_info String, model_null UInt8, feed_position Int64,
-                   position_null UInt8, events Int64, delta_dimension String, delta_value String, delta_null UInt8,
-                   exposures_delta Int64, duplicates_delta Int64
+                   page_instance_id String, item_id String, first_ts Int64, first_key String, user_id String, local_date String,
+                   page_id String, page_null UInt8, model_info String, model_null UInt8, feed_position Int64, position_null UInt8,
+                   events Int64
                    """,
                partition: nil, order: "page_instance_id, item_id", select: "", view: false, fills: ["""
-                   SELECT page_instance_id, item_id, toUInt8(0), tupleElement(first, 1), tupleElement(first, 2), tupleElement(first, 3),
+                   SELECT page_instance_id, item_id, tupleElement(first, 1), tupleElement(first, 2), tupleElement(first, 3),
                           tupleElement(first, 4), tupleElement(first, 5), tupleElement(first, 6), tupleElement(first, 7),
-                          tupleElement(first, 8), tupleElement(first, 9), tupleElement(first, 10), toInt64(events),
-                          '', '', toUInt8(0), toInt64(0), toInt64(0)
+                          tupleElement(first, 8), tupleElement(first, 9), tupleElement(first, 10), toInt64(events)
                    FROM (SELECT page_instance_id, item_id, count() AS events,
                                 argMin(tuple(ts_ms, event_id, user_id, local_date, ifNull(page_id, ''), toUInt8(isNull(page_id)),
                                              ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0),
@@ -197,7 +197,6 @@ enum ClickHouseRollups {
                    SELECT tupleElement(g, 1) AS dimension, tupleElement(g, 2) AS group_value, tupleElement(g, 3) AS group_null,
                           uniqExactState(item_id) AS items, uniqExactState(user_id) AS users
                    FROM %SOURCE% ARRAY JOIN \(pairGroups(day: "toString(local_date)", position: "toString(feed_position)")) AS g
-                   WHERE kind = 0
                    GROUP BY dimension, group_value, group_null
                    """,
                fills: ["""
@@ -217,7 +216,6 @@ enum ClickHouseRollups {
                    SELECT user_id, tupleElement(g, 1) AS dimension, tupleElement(g, 2) AS group_value, tupleElement(g, 3) AS group_null,
                           uniqExactState(item_id) AS items
                    FROM %SOURCE% ARRAY JOIN \(userPairGroups(day: "toString(local_date)", position: "toString(feed_position)")) AS g
-                   WHERE kind = 0
                    GROUP BY user_id, dimension, group_value, group_null
                    """,
                fills: ["""
@@ -228,17 +226,20 @@ enum ClickHouseRollups {
                    """], granularity: 256),
         // Pairs whose events came from more than one user (`ExposurePairs`): while there is none,
         // a user's counts above are what that user's events alone give.
-        counters("exposure_counters", sharedPairsCounter, source: ExposurePairs.table, kind: 2, delta: "exposures_delta", fill: """
+        counters("exposure_counters", sharedPairsCounter, source: ExposurePairs.table, changes: ExposurePairs.changes, kind: 1,
+                 delta: "exposures_delta", fill: """
             SELECT page_instance_id, item_id FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id HAVING uniqExact(user_id) > 1
             """),
     ]
 
-    /// A table of named counters holding counter `counter`, summed from `source`'s change rows of
-    /// `kind` (column `delta`), and filled with the number of rows of `fill`.
-    private static func counters(_ name: String, _ counter: String, source: String, kind: Int, delta: String, fill: String) -> Rollup {
+    /// A table of named counters holding counter `counter`, summed from the change rows of `kind`
+    /// (column `delta`) that the ingest writes into `changes` beside `source`, and filled with the
+    /// number of rows of `fill`.
+    private static func counters(_ name: String, _ counter: String, source: String, changes: String, kind: Int, delta: String,
+                                 fill: String) -> Rollup {
         Rollup(name: name, source: source, engine: "SummingMergeTree", columns: "name String, value Int64", partition: nil, order: "name",
                select: "SELECT '\(counter)' AS name, sum(\(delta)) AS value FROM %SOURCE% WHERE kind = \(kind) GROUP BY kind",
-               fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"])
+               changes: changes, fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"])
     }
 
     /// The dislike-rate counters per group, and per user first with `perUser`.
@@ -251,8 +252,9 @@ enum ClickHouseRollups {
                       select: """
                           SELECT \(user)\(fineGroup), sum(exposed_delta) AS exposed_count, sum(feedback_only_delta) AS feedback_only_count,
                                  sum(likes_delta) AS like_count, sum(dislikes_delta) AS dislike_count
-                          FROM %SOURCE% WHERE kind = 2 GROUP BY \(user)\(fineGroup)
+                          FROM %SOURCE% WHERE kind = 0 GROUP BY \(user)\(fineGroup)
                           """,
+                      changes: ImpressionStates.changes,
                       fills: ["""
                           SELECT \(user)\(fineGroup), toInt64(sum(exposed)), toInt64(countIf(exposed = 0)), toInt64(countIf(reaction = 'like')),
                                  toInt64(countIf(reaction = 'dislike'))
@@ -268,8 +270,9 @@ enum ClickHouseRollups {
                       partition: nil, order: user + fineGroup + ", reason",
                       select: """
                           SELECT \(user)\(fineGroup), reason, sum(count_delta) AS reason_count
-                          FROM %SOURCE% WHERE kind = 3 GROUP BY \(user)\(fineGroup), reason
+                          FROM %SOURCE% WHERE kind = 1 GROUP BY \(user)\(fineGroup), reason
                           """,
+                      changes: ImpressionStates.changes,
                       fills: ["""
                           SELECT \(user)tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0), tupleElement(final, 4),
                                  toInt64(count())
@@ -289,8 +292,9 @@ enum ClickHouseRollups {
                       select: """
                           SELECT \(user)delta_dimension AS dimension, delta_value AS group_value, delta_null AS group_null,
                                  sum(exposures_delta) AS exposure_count, sum(duplicates_delta) AS duplicate_count
-                          FROM %SOURCE% WHERE kind = 1 GROUP BY \(user)delta_dimension, delta_value, delta_null
+                          FROM %SOURCE% WHERE kind = 0 GROUP BY \(user)delta_dimension, delta_value, delta_null
                           """,
+                      changes: ExposurePairs.changes,
                       fills: ["""
                           SELECT \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))
                           FROM (SELECT user_id, events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
@@ -320,7 +324,7 @@ enum ClickHouseRollups {
         FROM (SELECT page_instance_id, item_id, max(events) AS pair_events,
                      argMax(tuple(user_id, toString(local_date), page_id, page_null, model_info, model_null, toString(feed_position),
                                   position_null), events) AS s
-              FROM %SOURCE% WHERE kind = 0 GROUP BY page_instance_id, item_id)
+              FROM %SOURCE% GROUP BY page_instance_id, item_id)
         """
 
     /// The counter of impressions seen in more than one group, in `rollup_counters`.
@@ -362,6 +366,7 @@ enum ClickHouseRollups {
             if existing.contains(local), layouts[local] != layout(of: rollup) {
                 // Made by an earlier layout: its view feeds columns it no longer has.
                 try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
+                try client.execute("DROP TABLE IF EXISTS \(db).\(local)_changes_mv")
                 if cluster != nil { try client.execute("DROP TABLE IF EXISTS \(db).\(rollup.name)") }
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
@@ -384,7 +389,12 @@ enum ClickHouseRollups {
                 }
                 try client.execute("RENAME TABLE \(db).\(fresh) TO \(db).\(local)")
             }
-            if rollup.view {
+            if rollup.view, let changes = rollup.changes {
+                // Views of an earlier layout read the changes from `source` itself.
+                try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
+                try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_changes_mv TO \(db).\(local) AS "
+                                   + select(rollup, from: db + "." + changes + (cluster == nil ? "" : "_local")))
+            } else if rollup.view {
                 try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_mv TO \(db).\(local) AS "
                                    + select(rollup, from: db + "." + source))
             }

@@ -15,6 +15,8 @@ public enum ClickHouseSchema {
         var partition: String?
         var order: String
         var shard: String
+        /// `ReplacingMergeTree`, or `Null` for a table whose rows only its views keep.
+        var engine = "ReplacingMergeTree"
     }
 
     /// The partition of a table holding `local_date`: its month, `YYYY-MM`. A local date is the
@@ -53,6 +55,17 @@ public enum ClickHouseSchema {
             file String, line Int64, element Int64, code String, field Nullable(String), message String,
             event_key Nullable(String), raw String
             """, partition: nil, order: "file, line, element, cityHash64(raw)", shard: "cityHash64(file)"),
+        // The changes a batch brings to the feed counters (`ImpressionStates`, `ExposurePairs`):
+        // views sum them into the counters (`ClickHouseRollups`) and nothing stores them. Each
+        // row is under the user whose states it comes from, so on a cluster it reaches their shard.
+        Table(name: ImpressionStates.changes, columns: """
+            user_id String, kind UInt8, model_info String, model_null UInt8, feed_position Int64, position_null UInt8,
+            reason String, exposed_delta Int64, feedback_only_delta Int64, likes_delta Int64, dislikes_delta Int64, count_delta Int64
+            """, partition: nil, order: "", shard: "cityHash64(user_id)", engine: "Null"),
+        Table(name: ExposurePairs.changes, columns: """
+            user_id String, kind UInt8, delta_dimension String, delta_value String, delta_null UInt8, exposures_delta Int64,
+            duplicates_delta Int64
+            """, partition: nil, order: "", shard: "cityHash64(user_id)", engine: "Null"),
     ]
 
     /// The statements that create the schema in `database` (idempotent: `IF NOT EXISTS`).
@@ -128,9 +141,10 @@ public enum ClickHouseSchema {
 extension ClickHouseSchema.Table {
     /// `CREATE TABLE IF NOT EXISTS` of this table under the qualified `name`.
     func create(_ name: String) -> String {
-        """
-        CREATE TABLE IF NOT EXISTS \(name) (\(columns))
-        ENGINE = ReplacingMergeTree\(partition.map { " PARTITION BY \($0)" } ?? "") ORDER BY (\(order))
-        """
+        guard engine == "ReplacingMergeTree" else { return "CREATE TABLE IF NOT EXISTS \(name) (\(columns)) ENGINE = \(engine)" }
+        return """
+            CREATE TABLE IF NOT EXISTS \(name) (\(columns))
+            ENGINE = ReplacingMergeTree\(partition.map { " PARTITION BY \($0)" } ?? "") ORDER BY (\(order))
+            """
     }
 }

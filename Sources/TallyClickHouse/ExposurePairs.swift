@@ -8,10 +8,11 @@ import TallyIngest
 /// the difference between each touched pair's contribution before and after it.
 ///
 /// Per batch: one lookup of the touched pairs' stored rows (the keys sent along as the external
-/// table `batch_pairs`), the pairs merged in memory, then one insert into `exposure_pairs`
-/// holding the new pair rows and the signed changes to the counts. Materialized views move the
-/// changes into `exposure_groups` and each pair row's item and user into `exposure_members`
-/// (`uniqExactState`, which can only add). A pair whose earliest event moves it to another group
+/// table `batch_pairs`), the pairs merged in memory, then one insert of the new pair rows into
+/// `exposure_pairs` and one of the signed changes to the counts into `exposure_changes`, a `Null`
+/// table. Materialized views sum the changes into `exposure_groups` (nothing stores them; a
+/// remake computes the counts from the pairs) and add each pair row's item and user to
+/// `exposure_members` (`uniqExactState`, which can only add). A pair whose earliest event moves it to another group
 /// (an earlier exposure arriving in a later batch) may leave a member behind: such a batch marks
 /// the rollups of `exposure_pairs` stale before its insert and remakes them from the pairs after
 /// it, as for a resent insert.
@@ -19,12 +20,12 @@ import TallyIngest
 /// The changes are written per user of the pair's first exposure, and views sum them per user as
 /// well (`exposures --user`). Those per-user counts are what the user's own events give while
 /// every pair's events come from one user: a batch that finds a pair with events of another user
-/// than its first's writes a count row (kind 2) into `exposure_counters`, and `exposures --user`
+/// than its first's writes a count row (kind 1) into `exposure_counters`, and `exposures --user`
 /// then reads the events (`ClickHouseReports`).
 ///
-/// Rows by `kind`: 0 a pair (the row with the most events is the current one; older ones stay
-/// until a remake), 1 a change to a group's counts, 2 pairs found with events of several users.
-/// A missing page, model or position is the empty text with its `*_null` flag set.
+/// Of a pair's rows the one with the most events is the current one (older ones stay until a
+/// remake). Change rows by `kind`: 0 a change to a group's counts, 1 pairs found with events of
+/// several users. A missing page, model or position is the empty text with its `*_null` flag set.
 enum ExposurePairs {
     /// A (page instance, item) of the batch.
     typealias Key = PageItem
@@ -63,21 +64,27 @@ enum ExposurePairs {
 
     static let table = "exposure_pairs"
 
+    /// The `Null` table of the changes to the counts.
+    static let changes = "exposure_changes"
+
     /// The columns of `exposure_pairs`, in the order `rows(for:using:)` writes them.
     static let columns = [
-        "page_instance_id", "item_id", "kind", "first_ts", "first_key", "user_id", "local_date", "page_id", "page_null",
+        "page_instance_id", "item_id", "first_ts", "first_key", "user_id", "local_date", "page_id", "page_null",
         "model_info", "model_null", "feed_position", "position_null", "events",
-        "delta_dimension", "delta_value", "delta_null", "exposures_delta", "duplicates_delta",
     ]
 
-    /// The rows to insert into `exposure_pairs` for the batch's share `incoming` of each pair it
-    /// touches, given what is stored (one query), and whether a pair moved to other groups or
-    /// another user. `shared` are the pairs whose batch events came from more than one user. With
-    /// `probing`, the lookup reads only the pairs the pairs' set holds (`ProbeSets`).
+    /// The columns of `exposure_changes`, in the order `rows(for:using:)` writes them.
+    static let changeColumns = ["user_id", "kind", "delta_dimension", "delta_value", "delta_null", "exposures_delta", "duplicates_delta"]
+
+    /// The rows to insert into `exposure_pairs` and `exposure_changes` for the batch's share
+    /// `incoming` of each pair it touches, given what is stored (one query), and whether a pair
+    /// moved to other groups or another user. `shared` are the pairs whose batch events came from
+    /// more than one user. With `probing`, the lookup reads only the pairs the pairs' set holds
+    /// (`ProbeSets`).
     static func rows(for incoming: [Key: First], shared: Set<Key>, probing: Bool,
-                     using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
-        var out = RowWriter()
-        guard !incoming.isEmpty else { return (out, false) }
+                     using client: ClickHouseClient) throws -> (pairs: RowWriter, changes: RowWriter, moved: Bool) {
+        var out = RowWriter(), changed = RowWriter()
+        guard !incoming.isEmpty else { return (out, changed, false) }
         let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user of the pair's first exposure and written under that user's
         // id, so that on a cluster they reach the shard of the pair row they come from.
@@ -93,7 +100,7 @@ enum ExposurePairs {
         for (key, batch) in incoming {
             let old = before[key]
             let new = old?.merging(batch) ?? batch
-            write(key, kind: 0, new, to: &out)
+            write(key, new, to: &out)
             let groups = new.groups(item: key.item)
             if let old {
                 let oldGroups = old.groups(item: key.item)
@@ -103,34 +110,38 @@ enum ExposurePairs {
             if shared.contains(key) || old.map({ !$0.user.hasSameBytes(as: batch.user) }) == true { sharedByUser[Bytewise(new.user), default: 0] += 1 }
             contribute(1, groups, user: new.user, events: new.events)
         }
-        let none = Key(pageInstance: "", item: "")
         for (owned, change) in deltas where change != Change() {
-            write(none, kind: 1, nil, owned.group, user: owned.user, exposures: change.exposures, duplicates: change.duplicates,
-                  to: &out)
+            write(owned.user, kind: 0, owned.group, exposures: change.exposures, duplicates: change.duplicates, to: &changed)
         }
         for (user, count) in sharedByUser {
-            write(none, kind: 2, nil, user: user.wrappedValue, exposures: count, to: &out)
+            write(user.wrappedValue, kind: 1, nil, exposures: count, to: &changed)
         }
-        return (out, moved)
+        return (out, changed, moved)
     }
 
-    /// A row: a pair (`first`) or a change to `group`'s counts.
-    private static func write(_ key: Key, kind: Int64, _ first: First?, _ group: Group? = nil, user: String? = nil,
-                              exposures: Int = 0, duplicates: Int = 0, to out: inout RowWriter) {
+    /// A pair's row.
+    private static func write(_ key: Key, _ first: First, to out: inout RowWriter) {
         out.text(key.pageInstance)
         out.text(key.item)
+        out.number(first.order.timestampMs)
+        out.text(first.order.key)
+        out.text(first.user)
+        out.text(first.localDate)
+        out.text(first.pageId ?? "")
+        out.number(Int64(first.pageId == nil ? 1 : 0))
+        out.text(first.modelInfo ?? "")
+        out.number(Int64(first.modelInfo == nil ? 1 : 0))
+        out.number(Int64(first.feedPosition ?? 0))
+        out.number(Int64(first.feedPosition == nil ? 1 : 0))
+        out.number(Int64(first.events))
+        out.endRow()
+    }
+
+    /// A change row of `user`'s counts: of `group`, or (without one) the pairs of several users.
+    private static func write(_ user: String, kind: Int64, _ group: Group?, exposures: Int = 0, duplicates: Int = 0,
+                              to out: inout RowWriter) {
+        out.text(user)
         out.number(kind)
-        out.number(first?.order.timestampMs ?? 0)
-        out.text(first?.order.key ?? "")
-        out.text(first?.user ?? user ?? "")
-        out.text(first?.localDate ?? "1970-01-01")
-        out.text(first?.pageId ?? "")
-        out.number(Int64(first != nil && first?.pageId == nil ? 1 : 0))
-        out.text(first?.modelInfo ?? "")
-        out.number(Int64(first != nil && first?.modelInfo == nil ? 1 : 0))
-        out.number(Int64(first?.feedPosition ?? 0))
-        out.number(Int64(first != nil && first?.feedPosition == nil ? 1 : 0))
-        out.number(Int64(first?.events ?? 0))
         out.text(group?.dimension.rawValue ?? "")
         out.text(group?.value ?? "")
         out.number(Int64(group?.missing == true ? 1 : 0))
@@ -146,7 +157,7 @@ enum ExposurePairs {
         let result = try client.query("""
             SELECT page_instance_id, item_id, first_ts, first_key, user_id, toString(local_date), page_id, page_null,
                    model_info, model_null, feed_position, position_null, events
-            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing)) AND kind = 0
+            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing))
             """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup.bytes)
         var pairs: [Key: First] = [:]
         for row in result.rows {

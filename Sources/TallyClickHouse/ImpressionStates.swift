@@ -7,16 +7,16 @@ import TallyIngest
 /// counters by the difference between each touched impression's state before and after it.
 ///
 /// Per batch: one lookup of the touched impressions' stored rows (the keys sent along as the
-/// external table `batch_impressions`), the states merged in memory, then one insert into
-/// `impression_states` holding the new state rows and the signed changes to the counters.
-/// Materialized views move the changes into `dislike_groups`, `dislike_reason_counts` and
-/// `rollup_counters` (`ClickHouseRollups`), so the states and the counters are written by the
-/// same insert. Merging a state in again changes nothing, so events stored again after a failed
-/// send leave the counters as they were.
+/// external table `batch_impressions`), the states merged in memory, then one insert of the new
+/// state rows into `impression_states` and one of the signed changes to the counters into
+/// `impression_changes`, a `Null` table: materialized views sum the changes into
+/// `dislike_groups`, `dislike_reason_counts` and `rollup_counters` (`ClickHouseRollups`), and
+/// nothing stores them; a remake computes the counters from the states. Merging a state in again
+/// changes nothing, so events stored again after a failed send leave the counters as they were.
 ///
-/// Rows by `kind`: 0 an exposure group of the impression, 1 a reaction (the newest one held
-/// is the impression's; older ones stay until a remake), 2 a change to a group's counters, 3 a
-/// change to a reason's count, 4 a change to the number of impressions in several groups.
+/// State rows by `kind`: 0 an exposure group of the impression, 1 a reaction (the newest one
+/// held is the impression's; older ones stay until a remake). Change rows by `kind`: 0 a
+/// group's counters, 1 a reason's count, 2 the number of impressions in several groups.
 /// A group's missing model or position is the empty text or 0 with its `*_null` flag set.
 enum ImpressionStates {
     /// A (user, impression) of the batch.
@@ -24,19 +24,29 @@ enum ImpressionStates {
 
     static let table = "impression_states"
 
+    /// The `Null` table of the changes to the counters.
+    static let changes = "impression_changes"
+
     /// The columns of `impression_states`, in the order `rows(for:using:)` writes them.
     static let columns = [
         "user_id", "impression_id", "kind", "model_info", "model_null", "feed_position", "position_null",
         "ts_ms", "reaction_key", "feedback_type", "reason", "reason_null",
+    ]
+
+    /// The columns of `impression_changes`, in the order `rows(for:using:)` writes them.
+    static let changeColumns = [
+        "user_id", "kind", "model_info", "model_null", "feed_position", "position_null", "reason",
         "exposed_delta", "feedback_only_delta", "likes_delta", "dislikes_delta", "count_delta",
     ]
 
-    /// The rows to insert into `impression_states` for the batch's share `incoming` of each
-    /// impression it touches, given what is stored (one query); empty when nothing changes. With
-    /// `probing`, the lookup reads only the impressions the impressions' set holds (`ProbeSets`).
-    static func rows(for incoming: [Key: ImpressionState], probing: Bool, using client: ClickHouseClient) throws -> RowWriter {
-        var out = RowWriter()
-        guard !incoming.isEmpty else { return out }
+    /// The rows to insert into `impression_states` and `impression_changes` for the batch's share
+    /// `incoming` of each impression it touches, given what is stored (one query); empty when
+    /// nothing changes. With `probing`, the lookup reads only the impressions the impressions' set
+    /// holds (`ProbeSets`).
+    static func rows(for incoming: [Key: ImpressionState], probing: Bool,
+                     using client: ClickHouseClient) throws -> (states: RowWriter, changes: RowWriter) {
+        var out = RowWriter(), changed = RowWriter()
+        guard !incoming.isEmpty else { return (out, changed) }
         let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user and written under the user's id, so that on a cluster they
         // reach the shard of the states they come from, and a shard's counters remade from its
@@ -48,13 +58,11 @@ enum ImpressionStates {
             for group in new.exposureGroups where !old.exposureGroups.contains(group) {
                 write(key, kind: 0, group, to: &out)
                 reactionFields(to: &out)
-                changes(to: &out)
             }
             if let reaction = new.reaction, reaction != old.reaction {
                 write(key, kind: 1, reaction.group, to: &out)
                 reactionFields(ts: reaction.order.timestampMs, key: reaction.order.key, kind: reaction.kind,
                                reason: reaction.reason, to: &out)
-                changes(to: &out)
             }
             func replace(_ deltas: inout DislikeDeltas) {
                 old.contribute(-1, to: &deltas)
@@ -63,25 +71,18 @@ enum ImpressionStates {
             replace(&deltasByUser[Bytewise(key.user), default: DislikeDeltas()])
         }
         for (user, deltas) in deltasByUser {
-            let owner = Key(user: user.wrappedValue, impression: "")
             for (group, counters) in deltas.groups where !counters.isZero {
-                write(owner, kind: 2, group, to: &out)
-                reactionFields(to: &out)
-                changes(exposed: counters.exposed, feedbackOnly: counters.feedbackOnly, likes: counters.likes,
-                        dislikes: counters.dislikes, to: &out)
+                change(user.wrappedValue, kind: 0, group, exposed: counters.exposed, feedbackOnly: counters.feedbackOnly,
+                       likes: counters.likes, dislikes: counters.dislikes, to: &changed)
             }
             for (reason, count) in deltas.reasons where count != 0 {
-                write(owner, kind: 3, reason.group, to: &out)
-                reactionFields(reason: reason.reason, to: &out)
-                changes(count: count, to: &out)
+                change(user.wrappedValue, kind: 1, reason.group, reason: reason.reason, count: count, to: &changed)
             }
             if deltas.spanning != 0 {
-                write(owner, kind: 4, FineGroup(modelInfo: nil, feedPosition: nil), to: &out)
-                reactionFields(to: &out)
-                changes(count: deltas.spanning, to: &out)
+                change(user.wrappedValue, kind: 2, FineGroup(modelInfo: nil, feedPosition: nil), count: deltas.spanning, to: &changed)
             }
         }
-        return out
+        return (out, changed)
     }
 
     /// The stored states of `keys`: one query, the keys travelling as external data.
@@ -90,7 +91,7 @@ enum ImpressionStates {
         let result = try client.query("""
             SELECT user_id, impression_id, kind, model_info, model_null, feed_position, position_null,
                    ts_ms, reaction_key, feedback_type, reason, reason_null
-            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.impressions, batch: "batch_impressions", probing: probing)) AND kind < 2
+            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.impressions, batch: "batch_impressions", probing: probing))
             """, table: "batch_impressions", structure: "user_id String, impression_id String", rows: lookup.bytes)
         var states: [Key: ImpressionState] = [:]
         for row in result.rows {
@@ -110,18 +111,15 @@ enum ImpressionStates {
         return states
     }
 
-    /// The key, kind and group fields of a row.
+    /// The key, kind and group fields of a state row.
     private static func write(_ key: Key, kind: Int64, _ group: FineGroup, to out: inout RowWriter) {
         out.text(key.user)
         out.text(key.impression)
         out.number(kind)
-        out.text(group.modelInfo ?? "")
-        out.number(Int64(group.modelInfo == nil ? 1 : 0))
-        out.number(Int64(group.feedPosition ?? 0))
-        out.number(Int64(group.feedPosition == nil ? 1 : 0))
+        group.write(to: &out)
     }
 
-    /// The reaction fields of a row (empty for rows that are not reactions).
+    /// The reaction fields of a state row (empty for exposure groups), ending it.
     private static func reactionFields(ts: Int64 = 0, key: String = "", kind: String = "", reason: String? = "",
                                        to out: inout RowWriter) {
         out.number(ts)
@@ -129,12 +127,27 @@ enum ImpressionStates {
         out.text(kind)
         out.text(reason ?? "")
         out.number(Int64(reason == nil ? 1 : 0))
+        out.endRow()
     }
 
-    /// The change fields, ending the row.
-    private static func changes(exposed: Int = 0, feedbackOnly: Int = 0, likes: Int = 0, dislikes: Int = 0, count: Int = 0,
-                                to out: inout RowWriter) {
+    /// A change row of `user`'s counters.
+    private static func change(_ user: String, kind: Int64, _ group: FineGroup, reason: String = "", exposed: Int = 0,
+                               feedbackOnly: Int = 0, likes: Int = 0, dislikes: Int = 0, count: Int = 0, to out: inout RowWriter) {
+        out.text(user)
+        out.number(kind)
+        group.write(to: &out)
+        out.text(reason)
         for value in [exposed, feedbackOnly, likes, dislikes, count] { out.number(Int64(value)) }
         out.endRow()
+    }
+}
+
+extension FineGroup {
+    /// The group's columns: model, whether it is missing, position, whether it is missing.
+    fileprivate func write(to out: inout RowWriter) {
+        out.text(modelInfo ?? "")
+        out.number(Int64(modelInfo == nil ? 1 : 0))
+        out.number(Int64(feedPosition ?? 0))
+        out.number(Int64(feedPosition == nil ? 1 : 0))
     }
 }

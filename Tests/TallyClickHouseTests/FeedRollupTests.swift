@@ -134,7 +134,8 @@ final class FeedRollupTests: XCTestCase {
         // A database made before the counters existed.
         for name in ["dislike_groups", "dislike_reason_counts", "rollup_counters", "dislike_user_groups", "dislike_user_reason_counts",
                      "exposure_user_groups", "exposure_user_members", "exposure_counters"] {
-            try client.execute("DROP TABLE \(name)_mv")
+            try client.execute("DROP TABLE IF EXISTS \(name)_mv")
+            try client.execute("DROP TABLE IF EXISTS \(name)_changes_mv")
             try client.execute("DROP TABLE \(name)")
         }
         try client.execute("DROP TABLE impression_states")
@@ -252,6 +253,10 @@ final class FeedRollupTests: XCTestCase {
         // A resend stored the batch's state rows and changes a second time; the run stopped after the mark.
         try client.execute("CREATE TABLE impression_states__rollups_stale (stale UInt8) ENGINE = TinyLog")
         try client.execute("INSERT INTO impression_states SELECT * FROM impression_states")
+        try client.execute("""
+            INSERT INTO impression_changes (user_id, kind, model_info, feed_position, exposed_delta, dislikes_delta)
+            SELECT user_id, 0, model_info, feed_position, exposed_count, dislike_count FROM dislike_user_groups
+            """)
         XCTAssertNotEqual(try counters(client), once)
         XCTAssertNotEqual(try userCounters(client), oncePerUser)
         try ClickHouseSchema.create(using: client)
@@ -259,6 +264,41 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try userCounters(client), oncePerUser)
         XCTAssertEqual(try client.query("SELECT count() FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0").rows,
                        [[.int(0)]])
+    }
+
+    func testTheChangesAreNotStoredAndADatabaseThatStoredThemIsConverted() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try store([Self.batches[0]], in: client)
+        XCTAssertEqual(try client.query("SELECT count() FROM impression_states WHERE kind > 1").rows, [[.int(0)]])
+        XCTAssertEqual(try client.query("SELECT engine FROM system.tables WHERE database = currentDatabase() AND name LIKE '%_changes'").rows,
+                       [[.text("Null")], [.text("Null")]])
+        let kept = try counters(client), keptPerUser = try userCounters(client)
+        // The earlier layout: the state table held the changes, and the counters' views read it.
+        try client.execute("ALTER TABLE impression_states ADD COLUMN dislikes_delta Int64")
+        try client.execute("DROP TABLE dislike_groups_changes_mv")
+        try client.execute("""
+            CREATE MATERIALIZED VIEW dislike_groups_mv TO dislike_groups AS
+            SELECT model_info, model_null, feed_position, position_null, toInt64(0) AS exposed_count, toInt64(0) AS feedback_only_count,
+                   toInt64(0) AS like_count, sum(dislikes_delta) AS dislike_count
+            FROM impression_states WHERE kind = 2 GROUP BY model_info, model_null, feed_position, position_null
+            """)
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try counters(client), kept)
+        XCTAssertEqual(try userCounters(client), keptPerUser)
+        XCTAssertEqual(try client.query("""
+            SELECT count() FROM system.columns WHERE database = currentDatabase() AND table = 'impression_states' AND name = 'dislikes_delta'
+            """).rows, [[.int(0)]])
+        XCTAssertEqual(try client.query("""
+            SELECT name FROM system.tables WHERE database = currentDatabase() AND position(name, 'dislike_groups_') = 1 ORDER BY name
+            """).rows, [[.text("dislike_groups_changes_mv")]])
+
+        // The next batch counts once, through the new view only.
+        _ = try ClickHouseIngestor(client: client).store(group: [try GroupIngestTests.chunk(Self.batches[1])])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try assertSameDislikeRates(try sqlite(Self.batches, in: folder), ClickHouseReports(client: client))
     }
 
     func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {
