@@ -83,11 +83,11 @@ PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365']
             ['exposures', '--by', 'page'], ['exposures', '--by', 'item'], ['exposures', '--by', 'model'],
             ['exposures', '--by', 'position'], ['retention']]
 EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events', 'event_keys']
-# Tables the ingest writes besides the events (the feed counters' states and changes); copied
-# like them, so that the views feeding the counters see each copy as an ingest would make it.
-STATE_TABLES = ['impression_states', 'exposure_pairs']
+# The feed states, which views of the event tables keep; the feed counters are summed from the
+# ingest's changes, so a copy has them remade from these (`copy_store`).
+STATE_TABLES = ['impression_reactions', 'exposure_pairs']
 # The ingest's lookups, by statement kind (`statement_kind`).
-LOOKUPS = {'SELECT event_keys', 'SELECT exposure_pairs', 'SELECT impression_states'}
+LOOKUPS = {'SELECT event_keys', 'SELECT exposure_pairs', 'SELECT impression_exposures'}
 # Columns a copy suffixes, so that every copy holds new users and new events.
 RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id', 'reaction_key', 'first_key'}
 RAW_COLUMNS = """
@@ -150,19 +150,21 @@ def size(text):
 
 
 def statement_kind(text):
-    """A label for grouping statements: the verb and the table."""
+    """A label for grouping statements: the verb and the first table read (not a subquery)."""
     words = text.replace('(', ' ').split()
-    upper = [w.upper() for w in words]
+    upper = [w.upper() for w in words] + ['']
     for verb, after in [('INSERT', 'INTO'), ('OPTIMIZE', 'TABLE'), ('SELECT', 'FROM'), ('CREATE', 'EXISTS')]:
-        if upper and upper[0] == verb and after in upper:
-            at = upper.index(after)
+        places = [at for at, word in enumerate(upper) if word == after and upper[at + 1] != 'SELECT']
+        if upper[0] == verb and places:
+            at = places[0]
             return '%s %s' % (verb, words[at + 1] if at + 1 < len(words) else '')
     return ' '.join(words[:2])
 
 
 def copy_store(server, source, target, copies):
-    """Fills `target` (created like `source` by an ingest of nothing) with `copies` renamed copies of source."""
-    for table in EVENT_TABLES + STATE_TABLES:
+    """Fills `target` (created like `source` by an ingest of nothing) with `copies` renamed copies of
+    source, and marks its feed counters stale, for the next ingest to remake them from the states."""
+    for table in EVENT_TABLES:
         columns = [row[0] for row in server.rows(
             "SELECT name FROM system.columns WHERE database = '%s' AND table = '%s' AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')"
             % (source, table))]
@@ -171,9 +173,8 @@ def copy_store(server, source, target, copies):
         for copy in range(copies):
             select = ', '.join("concat(%s, '.%d')" % (c, copy) if c in RENAMED and copy else c for c in columns)
             server.run('INSERT INTO %s.%s (%s) SELECT %s FROM %s.%s' % (target, table, ', '.join(columns), select, source, table))
-    # Each copy stands for an ingest, and an ingest ends by merging the member sets it added.
-    if server.rows("SELECT name FROM system.tables WHERE database = '%s' AND name = 'exposure_members'" % target):
-        server.run('OPTIMIZE TABLE %s.exposure_members FINAL' % target)
+    for table in STATE_TABLES:
+        server.run('CREATE TABLE IF NOT EXISTS %s.%s__rollups_stale (stale UInt8) ENGINE = TinyLog' % (target, table))
 
 
 def events_in(server, database):
@@ -420,6 +421,7 @@ def bench(server, args, sizes, events):
             timed([args.bin, 'ingest', empty, '--format', 'json'] + ch(database))
             start = time.perf_counter()
             copy_store(server, 'tally_bench_1m', database, stored // UNIT)
+            timed([args.bin, 'ingest', empty, '--format', 'json'] + ch(database))
             print('\nfilled %s with %d copies in %.0f s' % (database, stored // UNIT, time.perf_counter() - start))
         print('\n| report over %s events (median of %d) | ms, start-up excluded | server ms | server peak MB |%s' % (
             '{:,}'.format(stored), args.runs, ' SQLite ms | same answer |' if stored == UNIT else ''))

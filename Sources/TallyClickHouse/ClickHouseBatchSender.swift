@@ -4,10 +4,10 @@ import TallyIngest
 import TallySupport
 
 /// Sends prepared batches, one after another: looks up which of a batch's keys are stored,
-/// works out what the other events change in the impressions' states and the dislike-rate
-/// counters (`ImpressionStates`) and in the exposure pairs and counts (`ExposurePairs`), inserts
-/// those events, states and changes (every table at the same time), then the events' keys, then
-/// the batch's rejected lines. From before its first insert until its keys are
+/// works out what the other events change in the dislike-rate counters (`ImpressionStates`) and
+/// the exposure counts (`ExposurePairs`), inserts those events and changes (every table at the
+/// same time; the events' inserts update the states), then the events' keys, then the batch's
+/// rejected lines. From before its first insert until its keys are
 /// stored, a batch is marked in flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch is stored, keys included, before the next one's
 /// lookup, a key the ingest met in an earlier batch is found as stored.
 ///
@@ -64,10 +64,10 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     if uncertain[entry.family]?.contains(Bytewise(entry.key)) == true { recovering.insert(entry.family.clickHouseTable) }
                 }
             }
-            let impressionRows = try ImpressionStates.rows(for: impressionShares(batch, skipping: stored), probing: try probing(),
-                                                           using: client)
+            let impressionChanges = try ImpressionStates.changes(for: impressionShares(batch, skipping: stored), probing: try probing(),
+                                                                 using: client)
             let pairs = pairShares(batch, skipping: stored)
-            let pairRows = try ExposurePairs.rows(for: pairs.shares, shared: pairs.shared, probing: try probing(), using: client)
+            let pairChanges = try ExposurePairs.changes(for: pairs.shares, shared: pairs.shared, probing: try probing(), using: client)
             do {
                 if !marked, sent > 0 {
                     try InFlightBatch.begin(mark, using: client)
@@ -80,19 +80,17 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 var inserts = EventFamily.allCases.filter { bodies[$0.index].count > 0 }.map {
                     Insert(table: $0.clickHouseTable, columns: $0.clickHouseColumns, format: "RowBinary", body: bodies[$0.index].bytes)
                 }
-                func states(_ rows: RowWriter, into table: String, _ columns: [String], feeding stale: String? = nil) {
-                    guard rows.count > 0 else { return }
-                    inserts.append(Insert(table: table, columns: columns, format: "TabSeparated", body: rows.bytes, stale: stale ?? table))
+                if impressionChanges.count > 0 {
+                    inserts.append(Insert(table: ImpressionStates.changes, columns: ImpressionStates.changeColumns, format: "TabSeparated",
+                                          body: impressionChanges.bytes, stale: ImpressionStates.reactions))
                 }
-                states(impressionRows.states, into: ImpressionStates.table, ImpressionStates.columns)
-                states(impressionRows.changes, into: ImpressionStates.changes, ImpressionStates.changeColumns, feeding: ImpressionStates.table)
-                states(pairRows.pairs, into: ExposurePairs.table, ExposurePairs.columns)
-                states(pairRows.changes, into: ExposurePairs.changes, ExposurePairs.changeColumns, feeding: ExposurePairs.table)
-                if pairRows.pairs.count > 0 {
+                if pairChanges.rows.count > 0 {
+                    inserts.append(Insert(table: ExposurePairs.changes, columns: ExposurePairs.changeColumns, format: "TabSeparated",
+                                          body: pairChanges.rows.bytes, stale: ExposurePairs.table))
                     membersGrew = true
                     // Rows that move a pair to other groups may leave a member behind in
                     // `exposure_members`, which only adds: its rollups are remade below.
-                    if pairRows.moved {
+                    if pairChanges.moved {
                         stale = try ClickHouseRollups.markStale(fedBy: ExposurePairs.table, using: client) || stale
                     }
                 }
@@ -164,7 +162,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     }
 
     /// One insert of a batch: its table, columns, format and rows, and the table whose rollups
-    /// a resend marks stale (a change table's are its state table's).
+    /// a resend marks stale (a change table's counters are remade from their states).
     private struct Insert {
         var table: String
         var columns: [String]
@@ -177,8 +175,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         }
     }
 
-    /// Runs `inserts` (each family's events, and the feed states), all at the same time: a state
-    /// row needs only the lookup before it, and a key follows its event. Returns the tables whose
+    /// Runs `inserts` (each family's events, and the changes to the feed counters), all at the
+    /// same time: a change needs only the lookup before it, and a key follows its event. Returns the tables whose
     /// insert was sent more than once, and whether a resend marked rollups stale (it does so
     /// before sending again). Throws the first failure, once every insert has finished.
     private func insertAll(_ inserts: [Insert]) throws -> (resent: Set<String>, marked: Bool) {

@@ -1,8 +1,9 @@
 /// The rollups the reports read instead of the event tables (`docs/clickhouse.md`, Rollups):
 /// SummingMergeTree and AggregatingMergeTree tables, each fed by a materialized view on one
-/// event table, so every insert into that table (already free of duplicate keys) adds to them.
-/// They mirror what the SQLite store keeps at ingest (`reading_daily`, `reading_daily_all`,
-/// `material_state`, `reading_user_state`, `event_user_counts`).
+/// event table, so every insert into that table (already free of duplicate keys) adds to them,
+/// or on a `Null` table of the changes the ingest works out for the feed counters. They mirror
+/// what the SQLite store keeps at ingest (`reading_daily`, `reading_daily_all`, `material_state`,
+/// `reading_user_state`, `event_user_counts`, the feed states and counters).
 ///
 /// **Creating them fills them.** A rollup missing from a database (an older one, or one whose
 /// rollup was dropped) is filled from its event table first, under `NAME__new`, which then takes
@@ -26,18 +27,15 @@ enum ClickHouseRollups {
         var order: String
         /// The view's query, reading `%SOURCE%`; its column names are the table's.
         var select: String
-        /// Whether a materialized view feeds the table (else the ingest writes it).
-        var view = true
         /// The table of changes the view reads instead of `source` (a `Null` table the ingest
-        /// writes beside `source`), if any; `fills` still read `source`.
+        /// writes), if any; `fills` still read `source`.
         var changes: String?
         /// The queries whose rows fill the table when it is made, if not `select`'s: they may
-        /// read `%SOURCE%` and the event tables as `%DB%.NAME%LOCAL%`.
+        /// read `%SOURCE%` and other tables as `%DB%.NAME%LOCAL%`.
         var fills: [String] = []
         /// The Distributed table's sharding key on a cluster.
         var shard = "rand()"
-        /// For a table the ingest writes: the event tables it is filled from, whose stale mark
-        /// (their events stored twice by a resend) has it remade from them once they are merged.
+        /// Other tables the fills read: the table is remade with them (made again, or marked stale).
         var staleWith: [String] = []
         /// Rows per primary-key mark, when not the server's default (8,192).
         var granularity: Int?
@@ -46,19 +44,32 @@ enum ClickHouseRollups {
     /// A dislike-rate group's columns in the feed rollups (no Nullable in a sorting key in 18.16).
     private static let fineGroupColumns = "model_info String, model_null UInt8, feed_position Int64, position_null UInt8"
     private static let fineGroup = "model_info, model_null, feed_position, position_null"
-    /// Each stored (user, impression)'s final reaction from its reaction rows (`ImpressionStates`).
+    /// An exposure's dislike-rate group: (model, model missing, position, position missing).
+    private static let exposureGroup = """
+        tuple(ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0), toUInt8(isNull(feed_position)))
+        """
+    /// A feedback event's reaction: its group, its ordering key, its kind and reason.
+    private static let reaction = """
+        tuple(model_info, feed_position, ts_ms, id, feedback_type, ifNull(reason, ''), toUInt8(isNull(reason)))
+        """
+    /// Each stored (user, impression)'s final reaction (`impression_reactions`): model, position,
+    /// kind, reason, whether the reason is missing.
     private static let finalReactions = """
         SELECT user_id, impression_id,
-               argMax(tuple(model_info, feed_position, feedback_type, reason, reason_null), tuple(ts_ms, reaction_key)) AS final
-        FROM %SOURCE% WHERE kind = 1 GROUP BY user_id, impression_id
+               tuple(tupleElement(r, 1), tupleElement(r, 2), tupleElement(r, 5), tupleElement(r, 6), tupleElement(r, 7)) AS final
+        FROM (SELECT user_id, impression_id, argMaxMerge(reaction) AS r FROM %DB%.\(ImpressionStates.reactions)%LOCAL%
+              GROUP BY user_id, impression_id)
         """
     /// Per (user, impression) and group: whether it was exposed there and its final reaction
     /// when that is in the group ('' otherwise).
     private static let impressionGroups = """
         SELECT user_id, impression_id, \(fineGroup), max(exposed) AS exposed, max(reaction) AS reaction
         FROM (
-            SELECT DISTINCT user_id, impression_id, \(fineGroup), toUInt8(1) AS exposed, '' AS reaction
-            FROM %SOURCE% WHERE kind = 0
+            SELECT user_id, impression AS impression_id, tupleElement(g, 1) AS model_info, tupleElement(g, 2) AS model_null,
+                   tupleElement(g, 3) AS feed_position, tupleElement(g, 4) AS position_null, toUInt8(1) AS exposed, '' AS reaction
+            FROM (SELECT user_id, impression, groupUniqArrayMerge(groups) AS gs FROM %DB%.\(ImpressionStates.exposures)%LOCAL%
+                  GROUP BY user_id, impression)
+            ARRAY JOIN gs AS g
             UNION ALL
             SELECT user_id, impression_id, tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0), toUInt8(0),
                    tupleElement(final, 3)
@@ -131,27 +142,28 @@ enum ClickHouseRollups {
                columns: "event_name String, user_id String, events UInt64",
                partition: nil, order: "event_name, user_id",
                select: "SELECT event_name, user_id, count() AS events FROM %SOURCE% GROUP BY event_name, user_id"),
-        // What the ingest knows of each (user, impression) (`ImpressionStates`); written by the
-        // ingest, not by a view. Made from the events: each exposure group once, and the final
-        // reaction.
-        Rollup(name: ImpressionStates.table, source: ImpressionStates.table, engine: "MergeTree",
+        // What is known of each (user, impression) (`ImpressionStates`): the groups it was
+        // exposed in, and its newest reaction. The states do not depend on the order the events
+        // arrive in, and an event stored twice changes neither.
+        // (`impression`, not `impression_id`: 18.16 reads an alias of a column's own name in the
+        // WHERE clause too, and its views take no subquery.)
+        Rollup(name: ImpressionStates.exposures, source: "exposure_events", engine: "AggregatingMergeTree",
+               columns: "user_id String, impression String, groups AggregateFunction(groupUniqArray, Tuple(String, UInt8, Int64, UInt8))",
+               partition: nil, order: "user_id, impression",
+               select: """
+                   SELECT user_id, assumeNotNull(impression_id) AS impression, groupUniqArrayState(\(exposureGroup)) AS groups
+                   FROM %SOURCE% WHERE isNotNull(impression_id) GROUP BY user_id, impression
+                   """, shard: "cityHash64(user_id)"),
+        Rollup(name: ImpressionStates.reactions, source: "feedback_events", engine: "AggregatingMergeTree",
                columns: """
-                   user_id String, impression_id String, kind UInt8, \(fineGroupColumns), ts_ms Int64, reaction_key String,
-                   feedback_type String, reason String, reason_null UInt8
+                   user_id String, impression_id String,
+                   reaction AggregateFunction(argMax, Tuple(String, Int64, Int64, String, String, String, UInt8), Tuple(Int64, String))
                    """,
-               partition: nil, order: "user_id, impression_id", select: "", view: false, fills: ["""
-                   SELECT DISTINCT user_id, assumeNotNull(impression_id), toUInt8(0), ifNull(model_info, ''), toUInt8(isNull(model_info)),
-                          ifNull(feed_position, 0), toUInt8(isNull(feed_position)), toInt64(0), '', '', '', toUInt8(0)
-                   FROM %DB%.exposure_events%LOCAL% WHERE isNotNull(impression_id)
-                   """, """
-                   SELECT user_id, impression_id, toUInt8(1), tupleElement(final, 1), toUInt8(0), tupleElement(final, 2), toUInt8(0),
-                          tupleElement(final, 3), tupleElement(final, 4), tupleElement(final, 5), tupleElement(final, 6),
-                          tupleElement(final, 7)
-                   FROM (SELECT user_id, impression_id,
-                                argMax(tuple(model_info, feed_position, ts_ms, id, feedback_type, ifNull(reason, ''),
-                                             toUInt8(isNull(reason))), tuple(ts_ms, id)) AS final
-                         FROM %DB%.feedback_events%LOCAL% GROUP BY user_id, impression_id)
-                   """], shard: "cityHash64(user_id)", staleWith: ["feedback_events", "exposure_events"]),
+               partition: nil, order: "user_id, impression_id",
+               select: """
+                   SELECT user_id, impression_id, argMaxState(\(reaction), tuple(ts_ms, id)) AS reaction
+                   FROM %SOURCE% GROUP BY user_id, impression_id
+                   """, shard: "cityHash64(user_id)"),
         // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes
         // (`impression_changes`), and the same per user (`dislike-rate --user`).
         dislikeGroups("dislike_groups", perUser: false),
@@ -160,28 +172,27 @@ enum ClickHouseRollups {
         dislikeReasons("dislike_reason_counts", perUser: false),
         dislikeReasons("dislike_user_reason_counts", perUser: true),
         // Impressions in more than one group (SQLite: rollup_counters).
-        counters("rollup_counters", spanningCounter, source: ImpressionStates.table, changes: ImpressionStates.changes, kind: 2,
-                 delta: "count_delta", fill: """
+        counters("rollup_counters", spanningCounter, source: ImpressionStates.reactions, changes: ImpressionStates.changes, kind: 2,
+                 delta: "count_delta", staleWith: [ImpressionStates.exposures], fill: """
             SELECT user_id, impression_id FROM (\(impressionGroups)) GROUP BY user_id, impression_id HAVING count() > 1
             """),
-        // Each (page instance, item)'s earliest exposure and event count (`ExposurePairs`);
-        // written by the ingest, not by a view.
-        Rollup(name: ExposurePairs.table, source: ExposurePairs.table, engine: "MergeTree",
+        // Each (page instance, item)'s earliest exposure and its number of events (`ExposurePairs`).
+        Rollup(name: ExposurePairs.table, source: "exposure_events", engine: "AggregatingMergeTree",
                columns: """
-                   page_instance_id String, item_id String, first_ts Int64, first_key String, user_id String, local_date String,
-                   page_id String, page_null UInt8, model_info String, model_null UInt8, feed_position Int64, position_null UInt8,
-                   events Int64
+                   page_instance_id String, item_id String,
+                   first AggregateFunction(argMin, Tuple(Int64, String, String, String, String, UInt8, String, UInt8, Int64, UInt8),
+                                           Tuple(Int64, String)),
+                   events AggregateFunction(sum, UInt64)
                    """,
-               partition: nil, order: "page_instance_id, item_id", select: "", view: false, fills: ["""
-                   SELECT page_instance_id, item_id, tupleElement(first, 1), tupleElement(first, 2), tupleElement(first, 3),
-                          tupleElement(first, 4), tupleElement(first, 5), tupleElement(first, 6), tupleElement(first, 7),
-                          tupleElement(first, 8), tupleElement(first, 9), tupleElement(first, 10), toInt64(events)
-                   FROM (SELECT page_instance_id, item_id, count() AS events,
-                                argMin(tuple(ts_ms, event_id, user_id, local_date, ifNull(page_id, ''), toUInt8(isNull(page_id)),
-                                             ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0),
-                                             toUInt8(isNull(feed_position))), tuple(ts_ms, event_id)) AS first
-                         FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id)
-                   """], shard: "cityHash64(user_id)", staleWith: ["exposure_events"]),
+               partition: nil, order: "page_instance_id, item_id",
+               select: """
+                   SELECT page_instance_id, item_id,
+                          argMinState(tuple(ts_ms, event_id, user_id, local_date, ifNull(page_id, ''), toUInt8(isNull(page_id)),
+                                            ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0),
+                                            toUInt8(isNull(feed_position))), tuple(ts_ms, event_id)) AS first,
+                          sumState(toUInt64(1)) AS events
+                   FROM %SOURCE% GROUP BY page_instance_id, item_id
+                   """, shard: "cityHash64(page_instance_id)"),
         // Exposures and duplicates per group of each dimension (SQLite: exposure_groups), and
         // per user of the pairs' first exposures (`exposures --user`).
         exposureGroups("exposure_groups", perUser: false),
@@ -196,9 +207,11 @@ enum ClickHouseRollups {
                select: """
                    SELECT tupleElement(g, 1) AS dimension, tupleElement(g, 2) AS group_value, tupleElement(g, 3) AS group_null,
                           uniqExactState(item_id) AS items, uniqExactState(user_id) AS users
-                   FROM %SOURCE% ARRAY JOIN \(pairGroups(day: "toString(local_date)", position: "toString(feed_position)")) AS g
+                   FROM %SOURCE% ARRAY JOIN \(pairGroups(day: "local_date", position: "toString(feed_position)")) AS g
+                   WHERE kind = 2
                    GROUP BY dimension, group_value, group_null
                    """,
+               changes: ExposurePairs.changes,
                fills: ["""
                    SELECT tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), uniqExactState(item_id), uniqExactState(user_id)
                    FROM (SELECT item_id, user_id, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g
@@ -215,9 +228,11 @@ enum ClickHouseRollups {
                select: """
                    SELECT user_id, tupleElement(g, 1) AS dimension, tupleElement(g, 2) AS group_value, tupleElement(g, 3) AS group_null,
                           uniqExactState(item_id) AS items
-                   FROM %SOURCE% ARRAY JOIN \(userPairGroups(day: "toString(local_date)", position: "toString(feed_position)")) AS g
+                   FROM %SOURCE% ARRAY JOIN \(userPairGroups(day: "local_date", position: "toString(feed_position)")) AS g
+                   WHERE kind = 2
                    GROUP BY user_id, dimension, group_value, group_null
                    """,
+               changes: ExposurePairs.changes,
                fills: ["""
                    SELECT user_id, tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), uniqExactState(item_id)
                    FROM (SELECT item_id, user_id, arrayJoin(\(userPairGroups(day: "day", position: "position"))) AS g
@@ -236,16 +251,16 @@ enum ClickHouseRollups {
     /// (column `delta`) that the ingest writes into `changes` beside `source`, and filled with the
     /// number of rows of `fill`.
     private static func counters(_ name: String, _ counter: String, source: String, changes: String, kind: Int, delta: String,
-                                 fill: String) -> Rollup {
+                                 staleWith: [String] = [], fill: String) -> Rollup {
         Rollup(name: name, source: source, engine: "SummingMergeTree", columns: "name String, value Int64", partition: nil, order: "name",
                select: "SELECT '\(counter)' AS name, sum(\(delta)) AS value FROM %SOURCE% WHERE kind = \(kind) GROUP BY kind",
-               changes: changes, fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"])
+               changes: changes, fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"], staleWith: staleWith)
     }
 
     /// The dislike-rate counters per group, and per user first with `perUser`.
     private static func dislikeGroups(_ name: String, perUser: Bool) -> Rollup {
         let user = perUser ? "user_id, " : ""
-        return Rollup(name: name, source: ImpressionStates.table, engine: "SummingMergeTree",
+        return Rollup(name: name, source: ImpressionStates.reactions, engine: "SummingMergeTree",
                       columns: (perUser ? "user_id String, " : "")
                           + "\(fineGroupColumns), exposed_count Int64, feedback_only_count Int64, like_count Int64, dislike_count Int64",
                       partition: nil, order: user + fineGroup,
@@ -259,13 +274,13 @@ enum ClickHouseRollups {
                           SELECT \(user)\(fineGroup), toInt64(sum(exposed)), toInt64(countIf(exposed = 0)), toInt64(countIf(reaction = 'like')),
                                  toInt64(countIf(reaction = 'dislike'))
                           FROM (\(impressionGroups)) GROUP BY \(user)\(fineGroup)
-                          """])
+                          """], staleWith: [ImpressionStates.exposures])
     }
 
     /// The reasons of final dislikes per group, and per user first with `perUser`.
     private static func dislikeReasons(_ name: String, perUser: Bool) -> Rollup {
         let user = perUser ? "user_id, " : ""
-        return Rollup(name: name, source: ImpressionStates.table, engine: "SummingMergeTree",
+        return Rollup(name: name, source: ImpressionStates.reactions, engine: "SummingMergeTree",
                       columns: (perUser ? "user_id String, " : "") + "\(fineGroupColumns), reason String, reason_count Int64",
                       partition: nil, order: user + fineGroup + ", reason",
                       select: """
@@ -316,16 +331,18 @@ enum ClickHouseRollups {
         """
     }
 
-    /// Each pair's current row (the one with the most events) in `exposure_pairs`.
+    /// Each pair's earliest exposure and number of events, from `exposure_pairs`.
     private static let currentPairs = """
-        SELECT item_id, tupleElement(s, 1) AS user_id, tupleElement(s, 2) AS day, tupleElement(s, 3) AS page_id,
-               tupleElement(s, 4) AS page_null, tupleElement(s, 5) AS model_info, tupleElement(s, 6) AS model_null,
-               tupleElement(s, 7) AS position, tupleElement(s, 8) AS position_null, pair_events AS events
-        FROM (SELECT page_instance_id, item_id, max(events) AS pair_events,
-                     argMax(tuple(user_id, toString(local_date), page_id, page_null, model_info, model_null, toString(feed_position),
-                                  position_null), events) AS s
+        SELECT item_id, tupleElement(f, 3) AS user_id, tupleElement(f, 4) AS day, tupleElement(f, 5) AS page_id,
+               tupleElement(f, 6) AS page_null, tupleElement(f, 7) AS model_info, tupleElement(f, 8) AS model_null,
+               toString(tupleElement(f, 9)) AS position, tupleElement(f, 10) AS position_null, pair_events AS events
+        FROM (SELECT page_instance_id, item_id, argMinMerge(first) AS f, sumMerge(events) AS pair_events
               FROM %SOURCE% GROUP BY page_instance_id, item_id)
         """
+
+    /// Tables of earlier layouts that nothing reads any more, dropped when the schema is created:
+    /// the impressions' states the ingest wrote (now `impression_exposures` and `impression_reactions`).
+    private static let retired = ["impression_states"]
 
     /// The counter of impressions seen in more than one group, in `rollup_counters`.
     static let spanningCounter = "impressions_in_several_groups"
@@ -356,6 +373,9 @@ enum ClickHouseRollups {
         var existing = Set(tables.compactMap { $0.first?.text })
         let distributed = Set(tables.filter { $0.last?.text == "Distributed" }.compactMap { $0.first?.text })
         let layouts = try self.layouts(using: client)
+        for table in retired.flatMap({ [$0, $0 + "_local", staleMark($0)] }) where existing.contains(table) {
+            try client.execute("DROP TABLE \(db).\(table)")
+        }
         var made: Set<String> = []
         for rollup in all {
             let local = cluster == nil ? rollup.name : rollup.name + "_local"
@@ -370,8 +390,10 @@ enum ClickHouseRollups {
                 if cluster != nil { try client.execute("DROP TABLE IF EXISTS \(db).\(rollup.name)") }
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
-            } else if existing.contains(local), rollup.view ? existing.contains(staleMark(source)) || made.contains(source)
-                        : rollup.staleWith.contains(where: { existing.contains(staleMark(cluster == nil ? $0 : $0 + "_local")) }) {
+            } else if existing.contains(local), ([rollup.source] + rollup.staleWith).contains(where: {
+                let table = cluster == nil ? $0 : $0 + "_local"
+                return existing.contains(staleMark(table)) || made.contains(table)
+            }) {
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
             }
@@ -389,12 +411,12 @@ enum ClickHouseRollups {
                 }
                 try client.execute("RENAME TABLE \(db).\(fresh) TO \(db).\(local)")
             }
-            if rollup.view, let changes = rollup.changes {
+            if let changes = rollup.changes {
                 // Views of an earlier layout read the changes from `source` itself.
                 try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
                 try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_changes_mv TO \(db).\(local) AS "
                                    + select(rollup, from: db + "." + changes + (cluster == nil ? "" : "_local")))
-            } else if rollup.view {
+            } else {
                 try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_mv TO \(db).\(local) AS "
                                    + select(rollup, from: db + "." + source))
             }

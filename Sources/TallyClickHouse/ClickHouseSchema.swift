@@ -57,14 +57,16 @@ public enum ClickHouseSchema {
             """, partition: nil, order: "file, line, element, cityHash64(raw)", shard: "cityHash64(file)"),
         // The changes a batch brings to the feed counters (`ImpressionStates`, `ExposurePairs`):
         // views sum them into the counters (`ClickHouseRollups`) and nothing stores them. Each
-        // row is under the user whose states it comes from, so on a cluster it reaches their shard.
+        // row is under the user whose states it comes from, so on a cluster it reaches their
+        // shard, whose counters a remake from its own states replaces.
         Table(name: ImpressionStates.changes, columns: """
             user_id String, kind UInt8, model_info String, model_null UInt8, feed_position Int64, position_null UInt8,
             reason String, exposed_delta Int64, feedback_only_delta Int64, likes_delta Int64, dislikes_delta Int64, count_delta Int64
             """, partition: nil, order: "", shard: "cityHash64(user_id)", engine: "Null"),
         Table(name: ExposurePairs.changes, columns: """
             user_id String, kind UInt8, delta_dimension String, delta_value String, delta_null UInt8, exposures_delta Int64,
-            duplicates_delta Int64
+            duplicates_delta Int64, item_id String, local_date String, page_id String, page_null UInt8, model_info String,
+            model_null UInt8, feed_position Int64, position_null UInt8
             """, partition: nil, order: "", shard: "cityHash64(user_id)", engine: "Null"),
     ]
 

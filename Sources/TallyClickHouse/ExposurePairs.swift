@@ -3,19 +3,20 @@ import TallyIngest
 
 /// Keeps the exposure counts exact at ingest, as the SQLite store's `ExposureRollupWriter` does:
 /// each (page instance, item) counts once, in the groups of its earliest exposure event, and its
-/// other events are duplicates there. What is known of each pair — its earliest event and how
-/// many events it had — lives in `exposure_pairs`, and a batch changes the per-group counts by
-/// the difference between each touched pair's contribution before and after it.
+/// other events are duplicates there. A batch changes the per-group counts by the difference
+/// between each touched pair's contribution before and after it.
 ///
-/// Per batch: one lookup of the touched pairs' stored rows (the keys sent along as the external
-/// table `batch_pairs`), the pairs merged in memory, then one insert of the new pair rows into
-/// `exposure_pairs` and one of the signed changes to the counts into `exposure_changes`, a `Null`
-/// table. Materialized views sum the changes into `exposure_groups` (nothing stores them; a
-/// remake computes the counts from the pairs) and add each pair row's item and user to
-/// `exposure_members` (`uniqExactState`, which can only add). A pair whose earliest event moves it to another group
-/// (an earlier exposure arriving in a later batch) may leave a member behind: such a batch marks
-/// the rollups of `exposure_pairs` stale before its insert and remakes them from the pairs after
-/// it, as for a resent insert.
+/// The server keeps what is known of each pair: `exposure_pairs`, an AggregatingMergeTree fed by
+/// a materialized view on `exposure_events`, holds its earliest event (`argMin` by timestamp and
+/// id) and its number of events, so an event's insert updates it, in any order
+/// (`ClickHouseRollups`). Per batch the ingest looks up the touched pairs (one query, the keys
+/// sent along as the external table `batch_pairs`), merges the batch's share in memory, and
+/// inserts into `exposure_changes`, a `Null` table, the signed changes to the counts and a row
+/// per touched pair with its earliest exposure: views sum the changes into `exposure_groups` and
+/// add each pair's item and user to `exposure_members` (`uniqExactState`, which can only add), and
+/// nothing stores them; a remake computes both from the pairs. A pair whose earliest event moves
+/// it to another group (an earlier exposure arriving in a later batch) may leave a member behind:
+/// such a batch marks the rollups of `exposure_pairs` stale and has them remade from the pairs.
 ///
 /// The changes are written per user of the pair's first exposure, and views sum them per user as
 /// well (`exposures --user`). Those per-user counts are what the user's own events give while
@@ -23,9 +24,9 @@ import TallyIngest
 /// than its first's writes a count row (kind 1) into `exposure_counters`, and `exposures --user`
 /// then reads the events (`ClickHouseReports`).
 ///
-/// Of a pair's rows the one with the most events is the current one (older ones stay until a
-/// remake). Change rows by `kind`: 0 a change to a group's counts, 1 pairs found with events of
-/// several users. A missing page, model or position is the empty text with its `*_null` flag set.
+/// Change rows by `kind`: 0 a change to a group's counts, 1 pairs found with events of several
+/// users, 2 a pair's earliest exposure. A missing page, model or position is the empty text with
+/// its `*_null` flag set.
 enum ExposurePairs {
     /// A (page instance, item) of the batch.
     typealias Key = PageItem
@@ -67,24 +68,20 @@ enum ExposurePairs {
     /// The `Null` table of the changes to the counts.
     static let changes = "exposure_changes"
 
-    /// The columns of `exposure_pairs`, in the order `rows(for:using:)` writes them.
-    static let columns = [
-        "page_instance_id", "item_id", "first_ts", "first_key", "user_id", "local_date", "page_id", "page_null",
-        "model_info", "model_null", "feed_position", "position_null", "events",
+    /// The columns of `exposure_changes`, in the order `changes(for:shared:probing:using:)` writes them.
+    static let changeColumns = [
+        "user_id", "kind", "delta_dimension", "delta_value", "delta_null", "exposures_delta", "duplicates_delta",
+        "item_id", "local_date", "page_id", "page_null", "model_info", "model_null", "feed_position", "position_null",
     ]
 
-    /// The columns of `exposure_changes`, in the order `rows(for:using:)` writes them.
-    static let changeColumns = ["user_id", "kind", "delta_dimension", "delta_value", "delta_null", "exposures_delta", "duplicates_delta"]
-
-    /// The rows to insert into `exposure_pairs` and `exposure_changes` for the batch's share
-    /// `incoming` of each pair it touches, given what is stored (one query), and whether a pair
-    /// moved to other groups or another user. `shared` are the pairs whose batch events came from
-    /// more than one user. With `probing`, the lookup reads only the pairs the pairs' set holds
-    /// (`ProbeSets`).
-    static func rows(for incoming: [Key: First], shared: Set<Key>, probing: Bool,
-                     using client: ClickHouseClient) throws -> (pairs: RowWriter, changes: RowWriter, moved: Bool) {
-        var out = RowWriter(), changed = RowWriter()
-        guard !incoming.isEmpty else { return (out, changed, false) }
+    /// The rows to insert into `exposure_changes` for the batch's share `incoming` of each pair it
+    /// touches, given what is stored (one query), and whether a pair moved to other groups or
+    /// another user. `shared` are the pairs whose batch events came from more than one user. With
+    /// `probing`, the lookup reads only the pairs the pairs' set holds (`ProbeSets`).
+    static func changes(for incoming: [Key: First], shared: Set<Key>, probing: Bool,
+                        using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
+        var changed = RowWriter()
+        guard !incoming.isEmpty else { return (changed, false) }
         let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user of the pair's first exposure and written under that user's
         // id, so that on a cluster they reach the shard of the pair row they come from.
@@ -100,7 +97,7 @@ enum ExposurePairs {
         for (key, batch) in incoming {
             let old = before[key]
             let new = old?.merging(batch) ?? batch
-            write(key, new, to: &out)
+            write(new.user, kind: 2, nil, pair: (key.item, new), to: &changed)
             let groups = new.groups(item: key.item)
             if let old {
                 let oldGroups = old.groups(item: key.item)
@@ -116,30 +113,13 @@ enum ExposurePairs {
         for (user, count) in sharedByUser {
             write(user.wrappedValue, kind: 1, nil, exposures: count, to: &changed)
         }
-        return (out, changed, moved)
+        return (changed, moved)
     }
 
-    /// A pair's row.
-    private static func write(_ key: Key, _ first: First, to out: inout RowWriter) {
-        out.text(key.pageInstance)
-        out.text(key.item)
-        out.number(first.order.timestampMs)
-        out.text(first.order.key)
-        out.text(first.user)
-        out.text(first.localDate)
-        out.text(first.pageId ?? "")
-        out.number(Int64(first.pageId == nil ? 1 : 0))
-        out.text(first.modelInfo ?? "")
-        out.number(Int64(first.modelInfo == nil ? 1 : 0))
-        out.number(Int64(first.feedPosition ?? 0))
-        out.number(Int64(first.feedPosition == nil ? 1 : 0))
-        out.number(Int64(first.events))
-        out.endRow()
-    }
-
-    /// A change row of `user`'s counts: of `group`, or (without one) the pairs of several users.
-    private static func write(_ user: String, kind: Int64, _ group: Group?, exposures: Int = 0, duplicates: Int = 0,
-                              to out: inout RowWriter) {
+    /// A row of `exposure_changes`: a change to `group`'s counts, the number of pairs of several
+    /// users (neither group nor pair), or a pair's item and earliest exposure.
+    private static func write(_ user: String, kind: Int64, _ group: Group?, pair: (item: String, first: First)? = nil,
+                              exposures: Int = 0, duplicates: Int = 0, to out: inout RowWriter) {
         out.text(user)
         out.number(kind)
         out.text(group?.dimension.rawValue ?? "")
@@ -147,27 +127,37 @@ enum ExposurePairs {
         out.number(Int64(group?.missing == true ? 1 : 0))
         out.number(Int64(exposures))
         out.number(Int64(duplicates))
+        let first = pair?.first
+        out.text(pair?.item ?? "")
+        out.text(first?.localDate ?? "")
+        out.text(first?.pageId ?? "")
+        out.number(Int64(first != nil && first?.pageId == nil ? 1 : 0))
+        out.text(first?.modelInfo ?? "")
+        out.number(Int64(first != nil && first?.modelInfo == nil ? 1 : 0))
+        out.number(Int64(first?.feedPosition ?? 0))
+        out.number(Int64(first != nil && first?.feedPosition == nil ? 1 : 0))
         out.endRow()
     }
 
-    /// The stored pairs among `keys` (the row with the most events of each): one query, the keys
-    /// travelling as external data.
+    /// The stored pairs among `keys`, each its earliest exposure and number of events: one
+    /// query, the keys travelling as external data.
     private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: First] {
         let lookup = RowWriter(rowsOf: keys) { ($0.pageInstance, $0.item) }
         let result = try client.query("""
-            SELECT page_instance_id, item_id, first_ts, first_key, user_id, toString(local_date), page_id, page_null,
-                   model_info, model_null, feed_position, position_null, events
-            FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing))
+            SELECT page_instance_id, item_id, tupleElement(f, 1), tupleElement(f, 2), tupleElement(f, 3), tupleElement(f, 4),
+                   tupleElement(f, 5), tupleElement(f, 6), tupleElement(f, 7), tupleElement(f, 8), tupleElement(f, 9), tupleElement(f, 10),
+                   pair_events
+            FROM (SELECT page_instance_id, item_id, argMinMerge(first) AS f, sumMerge(events) AS pair_events 
+                  FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing))
+                  GROUP BY page_instance_id, item_id)
             """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup.bytes)
         var pairs: [Key: First] = [:]
         for row in result.rows {
-            let key = Key(pageInstance: row[0].text ?? "", item: row[1].text ?? "")
-            let first = First(order: OrderKey(timestampMs: row[2].int64, sequence: 0, key: row[3].text ?? ""),
-                              user: row[4].text ?? "", localDate: row[5].text ?? "",
-                              pageId: row[7].int64 == 1 ? nil : row[6].text ?? "",
-                              modelInfo: row[9].int64 == 1 ? nil : row[8].text ?? "",
-                              feedPosition: row[11].int64 == 1 ? nil : row[10].int, events: row[12].int)
-            if pairs[key].map({ $0.events < first.events }) ?? true { pairs[key] = first }
+            pairs[Key(pageInstance: row[0].text ?? "", item: row[1].text ?? "")] = First(
+                order: OrderKey(timestampMs: row[2].int64, sequence: 0, key: row[3].text ?? ""), user: row[4].text ?? "",
+                localDate: row[5].text ?? "", pageId: row[7].int64 == 1 ? nil : row[6].text ?? "",
+                modelInfo: row[9].int64 == 1 ? nil : row[8].text ?? "", feedPosition: row[11].int64 == 1 ? nil : row[10].int,
+                events: row[12].int)
         }
         return pairs
     }

@@ -3,7 +3,8 @@ import Foundation
 /// The in-memory sets that keep a batch's lookups at the cost of the batch, not of the store.
 ///
 /// A batch looks up its keys in `event_keys`, its (page instance, item) pairs in
-/// `exposure_pairs` and its (user, impression) pairs in `impression_states`. Those tables are
+/// `exposure_pairs` and its (user, impression) pairs in `impression_exposures` and
+/// `impression_reactions`. Those tables are
 /// sorted by the looked-up columns, but random keys (UUIDv4) put some key of every batch in
 /// every granule, so a plain `IN` reads the whole table: the ingest slows as the store grows.
 /// So each lookup first probes a `Set` table holding `cityHash64` of every stored value of its
@@ -16,7 +17,7 @@ import Foundation
 ///
 /// `event_key_probe` is fed by `event_keys`. `exposure_pair_probe` and `impression_probe` are fed
 /// by the event tables whose events make the pairs and states (exposures; exposures with an
-/// impression and feedback), which are written before the states, so a state row always has its
+/// impression and feedback), whose inserts also make the states, so a state always has its
 /// value in the set, also after its table is remade from the events. A set missing from the
 /// database, or whose filling was interrupted, is made and filled from its sources when the
 /// schema is created (`create(using:cluster:)`); a run stopped mid-batch, whose inserts may have stored
@@ -90,12 +91,13 @@ enum ProbeSets {
         return all.allSatisfy { found.contains($0.name) && !found.contains(fillingMark($0)) }
     }
 
-    /// The condition a lookup puts on `probe`'s columns of the table it reads, given the batch's
-    /// values as the external table `batch`: with `probing`, only the values the set holds.
-    static func condition(_ probe: Probe, batch: String, probing: Bool) -> String {
+    /// The condition a lookup puts on `probe`'s columns of the table it reads (named `names` there
+    /// when not as in the set), given the batch's values as the external table `batch`: with
+    /// `probing`, only the values the set holds.
+    static func condition(_ probe: Probe, batch: String, probing: Bool, as names: String? = nil) -> String {
         let columns = probe.columns.joined(separator: ", ")
-        guard probing else { return "(\(columns)) IN \(batch)" }
-        return "(\(columns)) IN (SELECT \(columns) FROM \(batch) WHERE cityHash64(\(columns)) IN \(probe.name))"
+        guard probing else { return "(\(names ?? columns)) IN (SELECT \(columns) FROM \(batch))" }
+        return "(\(names ?? columns)) IN (SELECT \(columns) FROM \(batch) WHERE cityHash64(\(columns)) IN \(probe.name))"
     }
 
     /// The `SELECT` of the hashes `source` feeds into `probe`, reading `table`.

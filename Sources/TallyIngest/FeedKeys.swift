@@ -13,7 +13,8 @@ package struct PageItem: Hashable, Sendable {
 }
 
 /// A (user, impression): the impression whose exposures and final reaction the dislike counters
-/// are kept from, in the SQLite store and the ClickHouse one (`impression_states`).
+/// are kept from, in the SQLite store and the ClickHouse one (`impression_exposures`,
+/// `impression_reactions`).
 package struct UserImpression: Hashable, Sendable {
     @Bytewise package var user: String
     @Bytewise package var impression: String

@@ -104,7 +104,7 @@ final class ClusterTests: XCTestCase {
     }
 
     /// The feed states and their counters, on each server of the cluster.
-    private static let stateTables = ["impression_states", "dislike_groups", "dislike_reason_counts", "rollup_counters",
+    private static let stateTables = ["impression_exposures", "impression_reactions", "dislike_groups", "dislike_reason_counts", "rollup_counters",
                                       "dislike_user_groups", "dislike_user_reason_counts", "exposure_pairs", "exposure_groups",
                                       "exposure_members", "exposure_user_groups", "exposure_user_members", "exposure_counters"]
 

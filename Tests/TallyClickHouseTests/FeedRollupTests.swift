@@ -4,7 +4,7 @@ import TallyQuery
 import TallySQLite
 import XCTest
 
-/// The dislike-rate counters kept at ingest (`impression_states` and the rollups it feeds): a
+/// The dislike-rate counters kept at ingest (`impression_changes` and the rollups it feeds): a
 /// later batch that brings a newer reaction moves the impression to the reaction's group, one
 /// that brings an older reaction changes nothing, and the reports equal SQLite's either way.
 final class FeedRollupTests: XCTestCase {
@@ -138,7 +138,10 @@ final class FeedRollupTests: XCTestCase {
             try client.execute("DROP TABLE IF EXISTS \(name)_changes_mv")
             try client.execute("DROP TABLE \(name)")
         }
-        try client.execute("DROP TABLE impression_states")
+        for name in ["impression_exposures", "impression_reactions"] {
+            try client.execute("DROP TABLE \(name)_mv")
+            try client.execute("DROP TABLE \(name)")
+        }
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try counters(client), kept)
         XCTAssertEqual(try userCounters(client), keptPerUser)
@@ -250,9 +253,10 @@ final class FeedRollupTests: XCTestCase {
         let ingestor = ClickHouseIngestor(client: client)
         _ = try ingestor.store(group: [try GroupIngestTests.chunk(Self.batches[0])])
         let once = try counters(client), oncePerUser = try userCounters(client)
-        // A resend stored the batch's state rows and changes a second time; the run stopped after the mark.
-        try client.execute("CREATE TABLE impression_states__rollups_stale (stale UInt8) ENGINE = TinyLog")
-        try client.execute("INSERT INTO impression_states SELECT * FROM impression_states")
+        // A resend stored the batch's changes a second time (and a state, which changes nothing); the
+        // run stopped after the mark.
+        try client.execute("CREATE TABLE impression_reactions__rollups_stale (stale UInt8) ENGINE = TinyLog")
+        try client.execute("INSERT INTO impression_reactions SELECT * FROM impression_reactions")
         try client.execute("""
             INSERT INTO impression_changes (user_id, kind, model_info, feed_position, exposed_delta, dislikes_delta)
             SELECT user_id, 0, model_info, feed_position, exposed_count, dislike_count FROM dislike_user_groups
@@ -266,16 +270,32 @@ final class FeedRollupTests: XCTestCase {
                        [[.int(0)]])
     }
 
-    func testTheChangesAreNotStoredAndADatabaseThatStoredThemIsConverted() throws {
+    func testTheServerKeepsTheStatesAndADatabaseWhoseIngestWroteThemIsConverted() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try store([Self.batches[0]], in: client)
-        XCTAssertEqual(try client.query("SELECT count() FROM impression_states WHERE kind > 1").rows, [[.int(0)]])
-        XCTAssertEqual(try client.query("SELECT engine FROM system.tables WHERE database = currentDatabase() AND name LIKE '%_changes'").rows,
-                       [[.text("Null")], [.text("Null")]])
+        XCTAssertEqual(try client.query("""
+            SELECT name, engine FROM system.tables
+            WHERE database = currentDatabase() AND name IN ('impression_exposures', 'impression_reactions', 'exposure_pairs',
+                                                            'impression_changes', 'exposure_changes')
+            ORDER BY name
+            """).rows, [[.text("exposure_changes"), .text("Null")], [.text("exposure_pairs"), .text("AggregatingMergeTree")],
+                        [.text("impression_changes"), .text("Null")], [.text("impression_exposures"), .text("AggregatingMergeTree")],
+                        [.text("impression_reactions"), .text("AggregatingMergeTree")]])
         let kept = try counters(client), keptPerUser = try userCounters(client)
-        // The earlier layout: the state table held the changes, and the counters' views read it.
-        try client.execute("ALTER TABLE impression_states ADD COLUMN dislikes_delta Int64")
+        // The earlier layout: the ingest wrote the states and the changes into impression_states
+        // and a MergeTree exposure_pairs, and the counters' views read them.
+        try client.execute("""
+            CREATE TABLE impression_states (user_id String, impression_id String, kind UInt8, model_info String, model_null UInt8,
+                                            feed_position Int64, position_null UInt8, dislikes_delta Int64)
+            ENGINE = MergeTree ORDER BY (user_id, impression_id)
+            """)
+        try client.execute("DROP TABLE exposure_pairs_mv")
+        try client.execute("DROP TABLE exposure_pairs")
+        try client.execute("""
+            CREATE TABLE exposure_pairs (page_instance_id String, item_id String, kind UInt8, events Int64)
+            ENGINE = MergeTree ORDER BY (page_instance_id, item_id)
+            """)
         try client.execute("DROP TABLE dislike_groups_changes_mv")
         try client.execute("""
             CREATE MATERIALIZED VIEW dislike_groups_mv TO dislike_groups AS
@@ -287,10 +307,8 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try counters(client), kept)
         XCTAssertEqual(try userCounters(client), keptPerUser)
         XCTAssertEqual(try client.query("""
-            SELECT count() FROM system.columns WHERE database = currentDatabase() AND table = 'impression_states' AND name = 'dislikes_delta'
-            """).rows, [[.int(0)]])
-        XCTAssertEqual(try client.query("""
-            SELECT name FROM system.tables WHERE database = currentDatabase() AND position(name, 'dislike_groups_') = 1 ORDER BY name
+            SELECT name FROM system.tables
+            WHERE database = currentDatabase() AND (position(name, 'dislike_groups_') = 1 OR name = 'impression_states') ORDER BY name
             """).rows, [[.text("dislike_groups_changes_mv")]])
 
         // The next batch counts once, through the new view only.
@@ -298,7 +316,9 @@ final class FeedRollupTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try assertSameDislikeRates(try sqlite(Self.batches, in: folder), ClickHouseReports(client: client))
+        let expected = try sqlite(Self.batches, in: folder)
+        try assertSameDislikeRates(expected, ClickHouseReports(client: client))
+        try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u"])
     }
 
     func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {

@@ -32,7 +32,7 @@ final class InterruptedBatchTests: XCTestCase {
         try client.execute("DROP TABLE event_keys")
         try client.execute("RENAME TABLE event_keys_kept TO event_keys")
         if statesLost {
-            for table in ["impression_states", "dislike_groups", "dislike_reason_counts", "rollup_counters", "dislike_user_groups",
+            for table in ["impression_exposures", "impression_reactions", "dislike_groups", "dislike_reason_counts", "rollup_counters", "dislike_user_groups",
                           "dislike_user_reason_counts", "exposure_pairs", "exposure_groups", "exposure_members", "exposure_user_groups",
                           "exposure_user_members", "exposure_counters"] {
                 try client.execute("TRUNCATE TABLE \(table)")

@@ -5,14 +5,17 @@ import TallyQuery
 import XCTest
 
 /// A batch's lookups (its keys in `event_keys`, its pairs in `exposure_pairs`, its impressions in
-/// `impression_states`) read what the batch may find, not the whole table, however random the
+/// `impression_exposures` and `impression_reactions`) read what the batch may find, not the whole table, however random the
 /// keys; the sets they probe hold every stored value, also in a store made before them, after an
 /// interrupted filling and after a run stopped mid-batch; and what the ingest finds is unchanged.
 final class ProbeSetTests: XCTestCase {
     /// The `Set` tables, the table each one's values are stored in, and their columns.
     private static let sets = [("event_key_probe", "event_keys", "family, key"),
                                ("exposure_pair_probe", "exposure_pairs", "page_instance_id, item_id"),
-                               ("impression_probe", "impression_states", "user_id, impression_id")]
+                               ("impression_probe", """
+                                (SELECT user_id, impression AS impression_id FROM impression_exposures
+                                 UNION ALL SELECT user_id, impression_id FROM impression_reactions)
+                                """, "user_id, impression_id")]
 
     /// `count` exposure events of new page instances and impressions, and a feedback event on
     /// each `feedbackEvery`-th impression (none when 0), with random keys.
@@ -64,7 +67,7 @@ final class ProbeSetTests: XCTestCase {
         let stored = feed(30_000, from: 0, feedbackEvery: 3)
         XCTAssertEqual(try ingest(stored, into: client).accepted, 40_000)
         // Merged into one part each, as a store's tables are once the server has merged them.
-        for table in ["event_keys", "exposure_pairs", "impression_states"] { try client.execute("OPTIMIZE TABLE \(table) FINAL") }
+        for table in ["event_keys", "exposure_pairs", "impression_exposures", "impression_reactions"] { try client.execute("OPTIMIZE TABLE \(table) FINAL") }
         let log = try client.query("SELECT count() FROM system.tables WHERE database = 'system' AND name = 'query_log'").rows
         guard log == [[.int(1)]] else { throw XCTSkip("the server keeps no query_log to read the lookups' costs from") }
         let since = text(try client.query("SELECT toString(now())").rows.first?.first)
@@ -79,8 +82,10 @@ final class ProbeSetTests: XCTestCase {
         XCTAssertEqual(try ingest(next, into: client), IngestCounts(accepted: 502, duplicates: 1, rejected: 0))
 
         try client.execute("SYSTEM FLUSH LOGS")
-        for (table, external) in [("event_keys", "batch_keys"), ("exposure_pairs", "batch_pairs"), ("impression_states", "batch_impressions")] {
-            let size = number(try client.query("SELECT count() FROM \(table)").rows.first?.first)
+        // The impressions' lookup reads both their tables in one statement.
+        for (table, external, read) in [("event_keys", "batch_keys", ["event_keys"]), ("exposure_pairs", "batch_pairs", ["exposure_pairs"]),
+                                        ("impression_exposures", "batch_impressions", ["impression_exposures", "impression_reactions"])] {
+            let size = try read.map { number(try client.query("SELECT count() FROM \($0)").rows.first?.first) }.reduce(0, +)
             let reads = try client.query("""
                 SELECT read_rows FROM system.query_log
                 WHERE type = 2 AND event_time >= toDateTime('\(since)') AND position(query, 'FROM \(table) WHERE') > 0
