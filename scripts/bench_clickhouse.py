@@ -118,7 +118,7 @@ class Server:
         self.run('SYSTEM FLUSH LOGS')
         out = []
         for query_id, ms, memory, text, cpu in self.rows(
-                "SELECT query_id, query_duration_ms, memory_usage, substring(replaceAll(query, '\\n', ' '), 1, 200), "
+                "SELECT query_id, query_duration_ms, memory_usage, substring(replaceAll(query, '\\n', ' '), 1, 600), "
                 "ProfileEvents.Values[indexOf(ProfileEvents.Names, 'UserTimeMicroseconds')] "
                 "+ ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SystemTimeMicroseconds')] "
                 "FROM system.query_log WHERE type = 2 AND event_date >= yesterday()"):
@@ -278,7 +278,7 @@ def full_store(server, args, ch):
     """Step 2b: the loads into a full store, against the same loads into empty databases."""
     files = args.store // UNIT
     stored = [store_file(args, 'back-%d' % k, 60 * k) for k in range(files, 0, -1)]
-    newer, older = store_file(args, 'newer', 0), store_file(args, 'older', 60 * (files + 1))
+    newer, older = store_file(args, 'newer', 0), store_file(args, 'back-%d' % (files + 1), 60 * (files + 1))
 
     def ingest(path, database):
         seconds, out = timed([args.bin, 'ingest', path, '--format', 'json'] + ch(database))
@@ -337,7 +337,7 @@ def store_reads(server, before):
     server.run('SYSTEM FLUSH LOGS')
     kinds = {}
     for query_id, ms, rows, data, text in server.rows(
-            "SELECT query_id, query_duration_ms, read_rows, read_bytes, substring(replaceAll(query, '\\n', ' '), 1, 200) "
+            "SELECT query_id, query_duration_ms, read_rows, read_bytes, substring(replaceAll(query, '\\n', ' '), 1, 600) "
             "FROM system.query_log WHERE type = 2 AND event_date >= yesterday()"):
         if query_id in before:
             continue

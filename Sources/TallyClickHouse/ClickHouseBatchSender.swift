@@ -7,9 +7,10 @@ import TallySupport
 /// works out what the other events change in the dislike-rate counters (`ImpressionStates`) and
 /// the exposure counts (`ExposurePairs`), inserts those events and changes (every table at the
 /// same time; the events' inserts update the states), then the events' keys, then the batch's
-/// rejected lines. From before its first insert until its keys are
-/// stored, a batch is marked in flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch is stored, keys included, before the next one's
-/// lookup, a key the ingest met in an earlier batch is found as stored.
+/// rejected lines. From before its first insert until its keys are stored, a batch is marked in
+/// flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch is stored,
+/// keys included, before the next one's lookup, a key the ingest met in an earlier batch is found
+/// as stored.
 ///
 /// It runs on one thread at a time: the ingestor hands it a batch and waits for it before
 /// handing the next or reading its counts, so its state needs no lock.
@@ -176,9 +177,9 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     }
 
     /// Runs `inserts` (each family's events, and the changes to the feed counters), all at the
-    /// same time: a change needs only the lookup before it, and a key follows its event. Returns the tables whose
-    /// insert was sent more than once, and whether a resend marked rollups stale (it does so
-    /// before sending again). Throws the first failure, once every insert has finished.
+    /// same time: a change needs only the lookup before it, and a key follows its event. Returns
+    /// the tables whose insert was sent more than once, and whether a resend marked rollups stale
+    /// (it does so before sending again). Throws the first failure, once every insert has finished.
     private func insertAll(_ inserts: [Insert]) throws -> (resent: Set<String>, marked: Bool) {
         let client = self.client
         let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])

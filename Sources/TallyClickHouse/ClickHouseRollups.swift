@@ -48,6 +48,8 @@ enum ClickHouseRollups {
     private static let exposureGroup = """
         tuple(ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0), toUInt8(isNull(feed_position)))
         """
+    /// The partition of a feed state: the month of its events' local dates.
+    private static let month = "\(ClickHouseSchema.monthOfLocalDate) AS month"
     /// A feedback event's reaction: its group, its ordering key, its kind and reason.
     private static let reaction = """
         tuple(model_info, feed_position, ts_ms, id, feedback_type, ifNull(reason, ''), toUInt8(isNull(reason)))
@@ -144,25 +146,29 @@ enum ClickHouseRollups {
                select: "SELECT event_name, user_id, count() AS events FROM %SOURCE% GROUP BY event_name, user_id"),
         // What is known of each (user, impression) (`ImpressionStates`): the groups it was
         // exposed in, and its newest reaction. The states do not depend on the order the events
-        // arrive in, and an event stored twice changes neither.
+        // arrive in, and an event stored twice changes neither. Like the pairs' below, they are
+        // kept per month of the events' local dates, as the event tables are, so the merges a
+        // load sets off stay within the months it brings; a key's months merge when it is read.
         // (`impression`, not `impression_id`: 18.16 reads an alias of a column's own name in the
         // WHERE clause too, and its views take no subquery.)
         Rollup(name: ImpressionStates.exposures, source: "exposure_events", engine: "AggregatingMergeTree",
-               columns: "user_id String, impression String, groups AggregateFunction(groupUniqArray, Tuple(String, UInt8, Int64, UInt8))",
-               partition: nil, order: "user_id, impression",
+               columns: """
+                   user_id String, impression String, month String, groups AggregateFunction(groupUniqArray, Tuple(String, UInt8, Int64, UInt8))
+                   """,
+               partition: "month", order: "user_id, impression",
                select: """
-                   SELECT user_id, assumeNotNull(impression_id) AS impression, groupUniqArrayState(\(exposureGroup)) AS groups
-                   FROM %SOURCE% WHERE isNotNull(impression_id) GROUP BY user_id, impression
+                   SELECT user_id, assumeNotNull(impression_id) AS impression, \(month), groupUniqArrayState(\(exposureGroup)) AS groups
+                   FROM %SOURCE% WHERE isNotNull(impression_id) GROUP BY user_id, impression, month
                    """, shard: "cityHash64(user_id)"),
         Rollup(name: ImpressionStates.reactions, source: "feedback_events", engine: "AggregatingMergeTree",
                columns: """
-                   user_id String, impression_id String,
+                   user_id String, impression_id String, month String,
                    reaction AggregateFunction(argMax, Tuple(String, Int64, Int64, String, String, String, UInt8), Tuple(Int64, String))
                    """,
-               partition: nil, order: "user_id, impression_id",
+               partition: "month", order: "user_id, impression_id",
                select: """
-                   SELECT user_id, impression_id, argMaxState(\(reaction), tuple(ts_ms, id)) AS reaction
-                   FROM %SOURCE% GROUP BY user_id, impression_id
+                   SELECT user_id, impression_id, \(month), argMaxState(\(reaction), tuple(ts_ms, id)) AS reaction
+                   FROM %SOURCE% GROUP BY user_id, impression_id, month
                    """, shard: "cityHash64(user_id)"),
         // The dislike-rate counters per group (SQLite: dislike_groups), summed from the changes
         // (`impression_changes`), and the same per user (`dislike-rate --user`).
@@ -179,19 +185,19 @@ enum ClickHouseRollups {
         // Each (page instance, item)'s earliest exposure and its number of events (`ExposurePairs`).
         Rollup(name: ExposurePairs.table, source: "exposure_events", engine: "AggregatingMergeTree",
                columns: """
-                   page_instance_id String, item_id String,
+                   page_instance_id String, item_id String, month String,
                    first AggregateFunction(argMin, Tuple(Int64, String, String, String, String, UInt8, String, UInt8, Int64, UInt8),
                                            Tuple(Int64, String)),
                    events AggregateFunction(sum, UInt64)
                    """,
-               partition: nil, order: "page_instance_id, item_id",
+               partition: "month", order: "page_instance_id, item_id",
                select: """
-                   SELECT page_instance_id, item_id,
+                   SELECT page_instance_id, item_id, \(month),
                           argMinState(tuple(ts_ms, event_id, user_id, local_date, ifNull(page_id, ''), toUInt8(isNull(page_id)),
                                             ifNull(model_info, ''), toUInt8(isNull(model_info)), ifNull(feed_position, 0),
                                             toUInt8(isNull(feed_position))), tuple(ts_ms, event_id)) AS first,
                           sumState(toUInt64(1)) AS events
-                   FROM %SOURCE% GROUP BY page_instance_id, item_id
+                   FROM %SOURCE% GROUP BY page_instance_id, item_id, month
                    """, shard: "cityHash64(page_instance_id)"),
         // Exposures and duplicates per group of each dimension (SQLite: exposure_groups), and
         // per user of the pairs' first exposures (`exposures --user`).
@@ -481,8 +487,9 @@ enum ClickHouseRollups {
     }
 
     /// Marks `table`'s rollups stale before an insert into it is sent again (a no-op for a
-    /// table that feeds none). The mark stays until `remake(fedBy:using:)` has rebuilt them.
-    /// Returns whether it marked them.
+    /// table that feeds none). The mark stays until `create(using:cluster:)` has remade them,
+    /// once the table holds each row once (after `OPTIMIZE … FINAL`). Returns whether it marked
+    /// them.
     @discardableResult
     static func markStale(fedBy table: String, using client: ClickHouseClient) throws -> Bool {
         guard feed(table) else { return false }
@@ -492,12 +499,5 @@ enum ClickHouseRollups {
         guard engine.rows.first?.first?.text != "Distributed" else { return false }
         try client.execute("CREATE TABLE IF NOT EXISTS \(client.database).\(staleMark(table)) (stale UInt8) ENGINE = TinyLog")
         return true
-    }
-
-    /// Remakes the rollups `table` feeds from its rows, if they are marked stale; call it once
-    /// the table holds each row once (after `OPTIMIZE … FINAL`).
-    static func remake(fedBy table: String, using client: ClickHouseClient) throws {
-        guard feed(table) else { return }
-        try create(using: client, cluster: nil)
     }
 }

@@ -3,20 +3,21 @@ import TallyEvents
 
 /// The mark a batch holds while it is being stored, and the repair of a run stopped mid-batch.
 ///
-/// A batch's events reach their tables (and the views, and the feed states) before its keys
-/// reach `event_keys`. A run killed in between leaves events whose keys are not stored, which
-/// a later run would store again and the rollups count twice. So before a batch's first insert
+/// A batch's events reach their tables (and the views, and the feed states) before its keys reach
+/// `event_keys`. A run killed in between leaves events whose keys are not stored, which a later run
+/// would store again and the rollups count twice; a run killed between a batch's events and its
+/// changes to the feed counters leaves counters that miss them. So before a batch's first insert
 /// the sender creates an empty table `ingest__in_flight_ID` (one name per sender), and drops it
 /// once the batch's keys are stored (after a failed send, only once the events it may have left
 /// without keys have come again). A mark found when the schema is created means a run stopped
 /// mid-batch: `recover(using:cluster:)` stores the keys of the stored events that `event_keys`
-/// lacks (so a re-run counts those events as duplicates, the first stored winning). On one
-/// server it first merges the event tables, and marks every rollup stale, so that
-/// `ClickHouseRollups.create` remakes them, the feed states among them, from the merged events,
-/// and marks the lookups' sets for filling again (`ProbeSets`), which an insert stopped between
-/// its table and its views may have left short.
-/// On a cluster it first records a repair request on every shard (`ShardRepair`), which has each
-/// shard merge and remake its own tables the same way. Then it drops the marks.
+/// lacks (so a re-run counts those events as duplicates, the first stored winning). On one server
+/// it first merges the event tables, and marks every rollup stale, so that
+/// `ClickHouseRollups.create` remakes them, the feed states and counters among them, from the
+/// merged events, and marks the lookups' sets for filling again (`ProbeSets`), which an insert
+/// stopped between its table and its views may have left short. On a cluster it first records a
+/// repair request on every shard (`ShardRepair`), which has each shard merge and remake its own
+/// tables the same way. Then it drops the marks.
 enum InFlightBatch {
     /// The prefix of every mark's name.
     static let prefix = "ingest__in_flight_"

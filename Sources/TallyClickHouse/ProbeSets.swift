@@ -4,9 +4,9 @@ import Foundation
 ///
 /// A batch looks up its keys in `event_keys`, its (page instance, item) pairs in
 /// `exposure_pairs` and its (user, impression) pairs in `impression_exposures` and
-/// `impression_reactions`. Those tables are
-/// sorted by the looked-up columns, but random keys (UUIDv4) put some key of every batch in
-/// every granule, so a plain `IN` reads the whole table: the ingest slows as the store grows.
+/// `impression_reactions`. Those tables are sorted by the looked-up columns, but random keys
+/// (UUIDv4) put some key of every batch in every granule, so a plain `IN` reads the whole table:
+/// the ingest slows as the store grows.
 /// So each lookup first probes a `Set` table holding `cityHash64` of every stored value of its
 /// columns, kept by a materialized view on the table that stores them: only the batch's values
 /// the set holds (the duplicates, the pairs seen before, and the rare hash collision) are then

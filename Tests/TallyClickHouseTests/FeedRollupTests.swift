@@ -321,6 +321,30 @@ final class FeedRollupTests: XCTestCase {
         try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u"])
     }
 
+    func testAPairAndAnImpressionWhoseEventsSpanMonthsAreReadWhole() throws {
+        let november: Int64 = 1_795_100_000_000, october: Int64 = 1_795_100_000_000 - 30 * 86_400_000
+        // One pair and impression: exposed in October, again in November with a dislike, then an
+        // exposure of the day before October's arrives last and moves the pair to its groups.
+        let batches = [
+            [Self.exposure("e1", impression: "imp-1", model: "m-a", position: 1, ms: october, page: "p-1", item: "i-1")],
+            [Self.exposure("e2", impression: "imp-1", model: "m-b", position: 2, ms: november, page: "p-1", item: "i-1"),
+             Self.feedback("f1", impression: "imp-1", kind: "dislike", reason: "Old", model: "m-b", position: 2, second: 3)],
+            [Self.exposure("e0", impression: "imp-1", model: "m-c", position: 3, ms: october - 86_400_000, page: "p-1", item: "i-1")],
+        ]
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try store(batches, in: client)
+        XCTAssertEqual(try client.query("SELECT uniqExact(month) FROM exposure_pairs").rows, [[.int(2)]], "a state per month")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try sqlite(batches, in: folder)
+        try assertSameDislikeRates(expected, ClickHouseReports(client: client))
+        try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u"])
+        XCTAssertEqual(try client.query("SELECT sum(exposure_count), sum(duplicate_count) FROM exposure_groups WHERE dimension = 'model'").rows,
+                       [[.int(1), .int(2)]], "one pair, in the group of its earliest exposure, with two duplicates")
+    }
+
     func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {
         // u's imp-1 moves to a newer reaction's group; v's impressions share u's ids and groups.
         let batches = Self.batches.map { batch in
