@@ -89,7 +89,7 @@ STATE_TABLES = ['impression_reactions', 'exposure_pairs']
 # The ingest's lookups, by statement kind (`statement_kind`).
 LOOKUPS = {'SELECT event_keys', 'SELECT exposure_pairs', 'SELECT impression_exposures'}
 # Columns a copy suffixes, so that every copy holds new users and new events.
-RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id', 'reaction_key', 'first_key'}
+RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id'}
 RAW_COLUMNS = """
     eventId String, id String, userId String, eventType String, eventName String, sessionId String,
     clientSessionId String, clientTimestampMs Int64, clientTimezoneOffsetMinutes Int16, materialId String,

@@ -5,9 +5,10 @@ import TallyQuery
 import XCTest
 
 /// A batch's lookups (its keys in `event_keys`, its pairs in `exposure_pairs`, its impressions in
-/// `impression_exposures` and `impression_reactions`) read what the batch may find, not the whole table, however random the
-/// keys; the sets they probe hold every stored value, also in a store made before them, after an
-/// interrupted filling and after a run stopped mid-batch; and what the ingest finds is unchanged.
+/// `impression_exposures` and `impression_reactions`) read what the batch may find, not the whole
+/// table, however random the keys; the sets they probe hold every stored value, also in a store
+/// made before them, after an interrupted filling and after a run stopped mid-batch; and what the
+/// ingest finds is unchanged.
 final class ProbeSetTests: XCTestCase {
     /// The `Set` tables, the table each one's values are stored in, and their columns.
     private static let sets = [("event_key_probe", "event_keys", "family, key"),
@@ -67,7 +68,9 @@ final class ProbeSetTests: XCTestCase {
         let stored = feed(30_000, from: 0, feedbackEvery: 3)
         XCTAssertEqual(try ingest(stored, into: client).accepted, 40_000)
         // Merged into one part each, as a store's tables are once the server has merged them.
-        for table in ["event_keys", "exposure_pairs", "impression_exposures", "impression_reactions"] { try client.execute("OPTIMIZE TABLE \(table) FINAL") }
+        for table in ["event_keys", "exposure_pairs", "impression_exposures", "impression_reactions"] {
+            try client.execute("OPTIMIZE TABLE \(table) FINAL")
+        }
         let log = try client.query("SELECT count() FROM system.tables WHERE database = 'system' AND name = 'query_log'").rows
         guard log == [[.int(1)]] else { throw XCTSkip("the server keeps no query_log to read the lookups' costs from") }
         let since = text(try client.query("SELECT toString(now())").rows.first?.first)
