@@ -79,7 +79,8 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     stale = try ClickHouseRollups.markStale(fedBy: table, using: client) || stale
                 }
                 var inserts = EventFamily.allCases.filter { bodies[$0.index].count > 0 }.map {
-                    Insert(table: $0.clickHouseTable, columns: $0.clickHouseColumns, format: "RowBinary", body: bodies[$0.index].bytes)
+                    Insert(table: $0.clickHouseTable, columns: $0.clickHouseColumns, format: "RowBinary", body: bodies[$0.index].bytes,
+                           stale: nil)
                 }
                 if impressionChanges.count > 0 {
                     inserts.append(Insert(table: ImpressionStates.changes, columns: ImpressionStates.changeColumns, format: "TabSeparated",
@@ -163,17 +164,13 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     }
 
     /// One insert of a batch: its table, columns, format and rows, and the table whose rollups
-    /// a resend marks stale (a change table's counters are remade from their states).
+    /// a resend marks stale when not its own (a change table's counters are remade from their states).
     private struct Insert {
         var table: String
         var columns: [String]
         var format: String
         var body: [UInt8]
-        var stale: String
-
-        init(table: String, columns: [String], format: String, body: [UInt8], stale: String? = nil) {
-            (self.table, self.columns, self.format, self.body, self.stale) = (table, columns, format, body, stale ?? table)
-        }
+        var stale: String?
     }
 
     /// Runs `inserts` (each family's events, and the changes to the feed counters), all at the
@@ -188,7 +185,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             let insert = inserts[index]
             let outcome = Result {
                 try client.insert(into: insert.table, columns: insert.columns, format: insert.format, body: insert.body) {
-                    if try ClickHouseRollups.markStale(fedBy: insert.stale, using: client) { marked.withLock { $0 = true } }
+                    if try ClickHouseRollups.markStale(fedBy: insert.stale ?? insert.table, using: client) { marked.withLock { $0 = true } }
                 }
             }
             outcomes.withLock { $0[index] = outcome }

@@ -147,7 +147,7 @@ enum ExposurePairs {
             SELECT page_instance_id, item_id, tupleElement(f, 1), tupleElement(f, 2), tupleElement(f, 3), tupleElement(f, 4),
                    tupleElement(f, 5), tupleElement(f, 6), tupleElement(f, 7), tupleElement(f, 8), tupleElement(f, 9), tupleElement(f, 10),
                    pair_events
-            FROM (SELECT page_instance_id, item_id, argMinMerge(first) AS f, sumMerge(events) AS pair_events 
+            FROM (SELECT page_instance_id, item_id, argMinMerge(first) AS f, sumMerge(events) AS pair_events
                   FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing))
                   GROUP BY page_instance_id, item_id)
             """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup.bytes)
