@@ -21,8 +21,6 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private let client: ClickHouseClient
     /// Keys of events a failed send may have stored without their keys, per family.
     private var uncertain: [EventFamily: Set<Bytewise<String>>] = [:]
-    /// Whether a send added to `exposure_members` since the last `compactMembers()`.
-    private var membersGrew = false
     /// This sender's in-flight mark (`InFlightBatch`), and whether it is set.
     private let mark = InFlightBatch.newMark()
     private var marked = false
@@ -89,7 +87,6 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 if pairChanges.rows.count > 0 {
                     inserts.append(Insert(table: ExposurePairs.changes, columns: ExposurePairs.changeColumns, format: "TabSeparated",
                                           body: pairChanges.rows.bytes, stale: ExposurePairs.table))
-                    membersGrew = true
                     // Rows that move a pair to other groups may leave a member behind in
                     // `exposure_members`, which only adds: its rollups are remade below.
                     if pairChanges.moved {
@@ -129,20 +126,6 @@ final class ClickHouseBatchSender: @unchecked Sendable {
 
     /// The columns of a `rejected_lines` row, in the order `ClickHouseIngestor` writes them.
     static let rejectedColumns = ["file", "line", "element", "code", "field", "message", "event_key", "raw"]
-
-    /// Merges the parts of `exposure_members` that the sends since the last call added: each
-    /// insert adds a part holding a set of items and users per group, and `exposures` reads every
-    /// part's sets until the server merges them (measured at 10M events: 0.13 s over five parts,
-    /// 0.04 s over one). A Distributed table is left to its shards' background merges.
-    func compactMembers() throws {
-        guard membersGrew else { return }
-        membersGrew = false
-        do {
-            try client.execute("OPTIMIZE TABLE exposure_members FINAL")
-        } catch let error as ClickHouseError where error.code == ClickHouseError.notImplemented {
-            return // "Method optimize is not supported by storage Distributed"
-        }
-    }
 
     /// Merges the event tables among `tables` so that the copies a resent insert may have left
     /// collapse into one row, then, with `remake` (rollups were marked stale), remakes the

@@ -86,7 +86,6 @@ public final class ClickHouseIngestor {
             throw error
         }
         try flush()
-        try sender.compactMembers()
         onProgress(reader.bytesRead, reader.totalBytes)
         if let unread {
             throw EventFileError.unreadAfterDamage(file: reader.path, line: unread.line, bytes: unread.bytes)
