@@ -25,13 +25,15 @@ Usage:
 2b. Into a full store (--store N, multiples of 1M; 0 skips it): generates N/1M files of 1M events
    of the same 2,000 users (scripts/generate_events.py --users 2000 --days 60 --key v4
    --user-seed 7, each 60 days before the next), a newer file (the 60 days after them) and an
-   older one (the 60 days before them), all in --data. Ingests the newer and the older file into
-   empty databases, builds the store by ingesting the N files oldest first (each file's time
-   printed: the slope), then ingests the newer file into it, then the older one (history loaded
-   after the present), each once the server has merged what the loads before it left, and prints
-   each load's speed into the store as a ratio to the same file
-   into an empty database, the newer file's empty load as a ratio to the raw `curl` insert of it,
-   and the server's reads of the lookups of the loads into the store (system.query_log).
+   older one (the 60 days before them), all in --data. Builds the store by ingesting the N files
+   oldest first (each file's time printed: the slope), then takes the newer file, then the older
+   one (history loaded after the present): each is ingested into an empty database and right
+   after into the store (the newer one first posted by `curl` too), each load once the server has
+   merged what the loads before it left, so that the loads compared run a minute apart, not a
+   store's build apart (this machine's speed drifts). Prints each load's speed into the store as
+   a ratio to the same file into an empty database, the newer file's empty load as a ratio to the
+   raw `curl` insert of it, and the server's reads of the lookups of the loads into the store
+   (system.query_log).
    --ingest-only stops here.
 3. Reports: for each --sizes N (multiples of 1M), a database of N events: the ingested 1M
    copied server-side N/1M times (INSERT SELECT, with user and event ids suffixed per copy, so
@@ -284,13 +286,6 @@ def full_store(server, args, ch):
         seconds, out = timed([args.bin, 'ingest', path, '--format', 'json'] + ch(database))
         return seconds, json.loads(out)['accepted']
 
-    empty = {}
-    for label, path in [('newer', newer), ('older', older)]:
-        server.run('DROP DATABASE IF EXISTS tally_bench_empty')
-        empty[label] = ingest(path, 'tally_bench_empty')
-    server.run('DROP DATABASE IF EXISTS tally_bench_empty')
-    raw_times, _, raw_rows = raw_insert(server, newer, args.raw_runs, None)
-    server.run('DROP DATABASE IF EXISTS bench_raw')
     server.run('DROP DATABASE IF EXISTS tally_bench_store')
     print('\nbuilding a store of %s events: seconds per 1M file, oldest first:' % '{:,}'.format(args.store), flush=True)
     times = []
@@ -298,8 +293,15 @@ def full_store(server, args, ch):
         times.append(ingest(path, 'tally_bench_store')[0])
         print('  %.1f' % times[-1], end='', flush=True)
     print()
-    loads = {}
+    empty, loads = {}, {}
     for label, path in [('newer', newer), ('older', older)]:
+        settled(server, 'tally_bench_store')
+        if label == 'newer':
+            raw_times, _, raw_rows = raw_insert(server, newer, args.raw_runs, None)
+            server.run('DROP DATABASE IF EXISTS bench_raw')
+        server.run('DROP DATABASE IF EXISTS tally_bench_empty')
+        empty[label] = ingest(path, 'tally_bench_empty')
+        server.run('DROP DATABASE IF EXISTS tally_bench_empty')
         settled(server, 'tally_bench_store')
         before = server.query_ids()
         loads[label] = ingest(path, 'tally_bench_store')
