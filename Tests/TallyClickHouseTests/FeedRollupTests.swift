@@ -368,6 +368,44 @@ final class FeedRollupTests: XCTestCase {
                        [[.int(1), .int(2)]], "one pair, in the group of its earliest exposure, with two duplicates")
     }
 
+    func testEachUsersMemberSetsAreKeptPerMonthAndAnUnpartitionedTableIsRemade() throws {
+        let november: Int64 = 1_795_100_000_000, october: Int64 = november - 30 * 86_400_000
+        let batches = [
+            [Self.exposure("e1", impression: "imp-1", model: "m-a", position: 1, ms: october, page: "p-1", item: "i-1"),
+             Self.exposure("e2", impression: "imp-2", model: "m-a", position: 1, ms: november, page: "p-2", item: "i-2"),
+             Self.exposure("e3", impression: "imp-3", model: "m-a", position: 2, ms: november, page: "p-3", item: "i-1", user: "v")],
+            [Self.exposure("e4", impression: "imp-4", model: "m-b", position: 1, ms: october, page: "p-4", item: "i-3"),
+             Self.exposure("e5", impression: "imp-2", model: "m-a", position: 1, ms: november + 1_000, page: "p-2", item: "i-2")],
+        ]
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try store(batches, in: client)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try sqlite(batches, in: folder)
+        let partitions = """
+            SELECT DISTINCT partition FROM system.parts
+            WHERE database = '\(client.database)' AND table = 'exposure_user_members' AND active ORDER BY partition
+            """
+        // A load's merges rewrite the sets of the months it brings, not every user's.
+        XCTAssertEqual(try client.query(partitions).rows, [[.text("2026-10")], [.text("2026-11")]])
+        try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u", "v"])
+
+        // The table as the earlier layout made it (one partition, no month) is made again.
+        for row in try client.query("SELECT name FROM system.tables WHERE database = '\(client.database)' AND name LIKE 'exposure_user_members%'").rows {
+            if case .text(let name)? = row.first { try client.execute("DROP TABLE \(name)") }
+        }
+        try client.execute("""
+            CREATE TABLE exposure_user_members (user_id String, dimension String, group_value String, group_null UInt8,
+                                                items AggregateFunction(uniqExact, String))
+            ENGINE = AggregatingMergeTree ORDER BY (user_id, dimension, group_value, group_null)
+            """)
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try client.query(partitions).rows, [[.text("2026-10")], [.text("2026-11")]])
+        try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u", "v"])
+    }
+
     func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {
         // u's imp-1 moves to a newer reaction's group; v's impressions share u's ids and groups.
         let batches = Self.batches.map { batch in
