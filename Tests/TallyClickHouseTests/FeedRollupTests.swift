@@ -204,8 +204,7 @@ final class FeedRollupTests: XCTestCase {
         // From here on the server merges nothing: a part of the store goes away only if the
         // ingest has a table merged (an `OPTIMIZE`, whose cost grows with the store).
         let db = client.database
-        let tables = try client.query("SELECT name FROM system.tables WHERE database = '\(db)' AND engine LIKE '%MergeTree'").rows
-            .compactMap { row -> String? in if case .text(let name)? = row.first { name } else { nil } }
+        let tables = try client.texts("SELECT name FROM system.tables WHERE database = '\(db)' AND engine LIKE '%MergeTree'")
         XCTAssertTrue(tables.contains("exposure_members"))
         for table in tables { try client.execute("SYSTEM STOP MERGES \(db).\(table)") }
         defer { for table in tables { try? client.execute("SYSTEM START MERGES \(db).\(table)") } }
@@ -393,8 +392,8 @@ final class FeedRollupTests: XCTestCase {
         try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u", "v"])
 
         // The table as the earlier layout made it (one partition, no month) is made again.
-        for row in try client.query("SELECT name FROM system.tables WHERE database = '\(client.database)' AND name LIKE 'exposure_user_members%'").rows {
-            if case .text(let name)? = row.first { try client.execute("DROP TABLE \(name)") }
+        for name in try client.texts("SELECT name FROM system.tables WHERE database = '\(client.database)' AND name LIKE 'exposure_user_members%'") {
+            try client.execute("DROP TABLE \(name)")
         }
         try client.execute("""
             CREATE TABLE exposure_user_members (user_id String, dimension String, group_value String, group_null UInt8,

@@ -41,12 +41,6 @@ final class ProbeSetTests: XCTestCase {
         return -1
     }
 
-    /// A text of an answer, empty for anything else.
-    private func text(_ value: ReportValue?) -> String {
-        if case .text(let text)? = value { return text }
-        return ""
-    }
-
     private func ingest(_ lines: [String], into client: ClickHouseClient, batchSize: Int = 100_000) throws -> IngestCounts {
         try ClickHouseIngestor(client: client, batchSize: batchSize).ingest(
             try EventFileReader(bytes: Array(lines.joined(separator: "\n").utf8), name: "feed.ndjson"), onRejection: { _, _ in })
@@ -73,7 +67,7 @@ final class ProbeSetTests: XCTestCase {
         }
         let log = try client.query("SELECT count() FROM system.tables WHERE database = 'system' AND name = 'query_log'").rows
         guard log == [[.int(1)]] else { throw XCTSkip("the server keeps no query_log to read the lookups' costs from") }
-        let since = text(try client.query("SELECT toString(now())").rows.first?.first)
+        let since = try client.texts("SELECT toString(now())").first ?? ""
         Thread.sleep(forTimeInterval: 1.1)
 
         // New exposures, feedback again on a stored impression, an exposure again on its stored
@@ -107,8 +101,8 @@ final class ProbeSetTests: XCTestCase {
         let stored = feed(300, from: 0, feedbackEvery: 2)
         XCTAssertEqual(try ingest(stored, into: client, batchSize: 100).accepted, 450)
         for (set, _, _) in Self.sets {
-            for view in try client.query("SELECT name FROM system.tables WHERE database = currentDatabase() AND position(name, '\(set)_mv') = 1").rows {
-                try client.execute("DROP TABLE \(text(view.first))")
+            for view in try client.texts("SELECT name FROM system.tables WHERE database = currentDatabase() AND position(name, '\(set)_mv') = 1") {
+                try client.execute("DROP TABLE \(view)")
             }
             try client.execute("DROP TABLE \(set)")
         }

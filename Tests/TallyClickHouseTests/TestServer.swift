@@ -70,3 +70,10 @@ enum TestServer {
         return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
     }
 }
+
+extension ClickHouseClient {
+    /// The first column of `sql`'s answer, its text values (rows of other values left out).
+    func texts(_ sql: String) throws -> [String] {
+        try query(sql).rows.compactMap { row -> String? in if case .text(let text)? = row.first { text } else { nil } }
+    }
+}
