@@ -123,10 +123,12 @@ enum ClickHouseRollups {
                    SELECT local_date, material_id, sum(toUInt64(active_seconds)) AS seconds, count() AS events
                    FROM %SOURCE% GROUP BY local_date, material_id
                    """),
+        // Partitioned by the month of the events' local dates, so that a load's merges rewrite the
+        // states of the months it brings, not every user's materials; a report merges a user's months.
         Rollup(name: "reading_materials", source: "reading_events", engine: "AggregatingMergeTree",
-               columns: "user_id String, material_id String, " + materialColumns,
-               partition: nil, order: "user_id, material_id",
-               select: "SELECT user_id, material_id, \(materialStates) FROM %SOURCE% GROUP BY user_id, material_id"),
+               columns: "user_id String, material_id String, month String, " + materialColumns,
+               partition: "month", order: "user_id, material_id",
+               select: "SELECT user_id, material_id, \(month), \(materialStates) FROM %SOURCE% GROUP BY user_id, material_id, month"),
         Rollup(name: "reading_materials_all", source: "reading_events", engine: "AggregatingMergeTree",
                columns: "material_id String, " + materialColumns,
                partition: nil, order: "material_id",

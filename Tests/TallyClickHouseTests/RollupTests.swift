@@ -88,6 +88,54 @@ final class RollupTests: XCTestCase {
         XCTAssertEqual(try seconds(client), Array(repeating: .int(50), count: 5), "the new view feeds the new table")
     }
 
+    func testEachUsersMaterialStatesAreKeptPerMonthAndAnUnpartitionedTableIsRemade() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let ingestor = ClickHouseIngestor(client: client, batchSize: 5_000)
+        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-rollups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try BackendParity.sqlite(TestServer.sampleFiles, in: folder)
+        let users = try client.texts("SELECT DISTINCT user_id FROM reading_events ORDER BY user_id")
+        func partitions() throws -> [String] {
+            try client.texts("""
+                SELECT DISTINCT partition FROM system.parts
+                WHERE database = '\(client.database)' AND table = 'reading_materials' AND active
+                """).sorted()
+        }
+        let materials = try client.texts("SELECT DISTINCT material_id FROM reading_events ORDER BY material_id LIMIT 5")
+        // `continue` and `progress` are the reports built on the material states.
+        func assertSameMaterials(_ note: String) throws {
+            let actual = ClickHouseReports(client: client)
+            for user in [nil] + users.map(Optional.some) {
+                let context = ReportContext(user: user, nowMs: BackendParity.now, timezoneOffsetMinutes: nil)
+                XCTAssertEqual(try actual.continueLearning(context), try expected.continueLearning(context), "\(note) \(user ?? "all")")
+                for material in materials {
+                    XCTAssertEqual(try actual.progress(context, materialId: material), try expected.progress(context, materialId: material),
+                                   "\(note) \(user ?? "all") \(material)")
+                }
+            }
+        }
+        // A load's merges rewrite the states of the months it brings, not every user's.
+        let months = try client.texts("SELECT DISTINCT substring(local_date, 1, 7) FROM reading_events").sorted()
+        XCTAssertGreaterThan(months.count, 1, "the sample spans months")
+        XCTAssertEqual(try partitions(), months)
+        try assertSameMaterials("by month")
+
+        // The table as the earlier layout made it (one partition, no month) is made again.
+        try client.execute("DROP TABLE reading_materials_mv")
+        try client.execute("DROP TABLE reading_materials")
+        try client.execute("""
+            CREATE TABLE reading_materials (user_id String, material_id String, seconds_state AggregateFunction(sum, UInt64))
+            ENGINE = AggregatingMergeTree ORDER BY (user_id, material_id)
+            """)
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try partitions(), months)
+        try assertSameMaterials("remade")
+    }
+
     func testASchemaCreatedAgainKeepsTheRollupsItMade() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
@@ -98,9 +146,9 @@ final class RollupTests: XCTestCase {
         try client.execute("INSERT INTO rollup_counters (name, value) VALUES ('probe', 1)")
         try client.execute("INSERT INTO exposure_counters (name, value) VALUES ('probe', 1)")
         try client.execute("INSERT INTO reading_latest SELECT 'probe', maxState(tuple(toInt64(1), toInt64(0), 'e', toInt16(0)))")
-        let states = try client.query("""
+        let states = try client.texts("""
             SELECT name FROM system.columns WHERE database = '\(client.database)' AND table = 'reading_materials_all' AND name != 'material_id'
-            """).rows.compactMap { row -> String? in if case .text(let name)? = row.first { name } else { nil } }.joined(separator: ", ")
+            """).joined(separator: ", ")
         try client.execute("INSERT INTO reading_materials_all (material_id, \(states)) SELECT 'probe', \(states) FROM reading_materials_all LIMIT 1")
         try ClickHouseSchema.create(using: client)
         for (table, key) in [("rollup_counters", "name"), ("exposure_counters", "name"), ("reading_latest", "user_id"),
