@@ -122,6 +122,10 @@ final class RollupTests: XCTestCase {
         let months = try client.texts("SELECT DISTINCT substring(local_date, 1, 7) FROM reading_events").sorted()
         XCTAssertGreaterThan(months.count, 1, "the sample spans months")
         XCTAssertEqual(try partitions(), months)
+        XCTAssertEqual(try client.texts("""
+            SELECT toString(position(engine_full, 'index_granularity = 256') > 0) FROM system.tables
+            WHERE database = currentDatabase() AND name = 'reading_materials'
+            """), ["1"], "a user's states are read in marks of 256 states, a mark per month")
         try assertSameMaterials("by month")
 
         // The table as the earlier layout made it (one partition, no month) is made again.
