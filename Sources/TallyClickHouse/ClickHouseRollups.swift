@@ -314,24 +314,26 @@ enum ClickHouseRollups {
                           """])
     }
 
-    /// Exposures and duplicates per group of each dimension, and per user first with `perUser`.
+    /// Exposures and duplicates per group of each dimension, and per user first with `perUser`:
+    /// those per month of the pairs' first exposures, in marks of 256 rows (as the user's item sets).
     private static func exposureGroups(_ name: String, perUser: Bool) -> Rollup {
-        let user = perUser ? "user_id, " : ""
+        let user = perUser ? "user_id, " : "", byMonth = perUser ? ", month" : "", pairMonth = perUser ? ", substring(day, 1, 7)" : ""
         return Rollup(name: name, source: ExposurePairs.table, engine: "SummingMergeTree",
                       columns: (perUser ? "user_id String, " : "")
-                          + "dimension String, group_value String, group_null UInt8, exposure_count Int64, duplicate_count Int64",
-                      partition: nil, order: user + "dimension, group_value, group_null",
+                          + "dimension String, group_value String, group_null UInt8, exposure_count Int64, duplicate_count Int64"
+                          + (perUser ? ", month String" : ""),
+                      partition: perUser ? "month" : nil, order: user + "dimension, group_value, group_null",
                       select: """
                           SELECT \(user)delta_dimension AS dimension, delta_value AS group_value, delta_null AS group_null,
-                                 sum(exposures_delta) AS exposure_count, sum(duplicates_delta) AS duplicate_count
-                          FROM %SOURCE% WHERE kind = 0 GROUP BY \(user)delta_dimension, delta_value, delta_null
+                                 sum(exposures_delta) AS exposure_count, sum(duplicates_delta) AS duplicate_count\(perUser ? ", \(month)" : "")
+                          FROM %SOURCE% WHERE kind = 0 GROUP BY \(user)delta_dimension, delta_value, delta_null\(byMonth)
                           """,
                       changes: ExposurePairs.changes,
                       fills: ["""
-                          SELECT \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))
-                          FROM (SELECT user_id, events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
-                          GROUP BY \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
-                          """])
+                          SELECT \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))\(pairMonth)
+                          FROM (SELECT user_id, day, events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
+                          GROUP BY \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)\(pairMonth)
+                          """], granularity: perUser ? 256 : nil)
     }
 
     /// A pair's group in each dimension of `exposures --by`: (dimension, value, missing), given

@@ -18,14 +18,15 @@ import TallyIngest
 /// it to another group (an earlier exposure arriving in a later batch) may leave a member behind:
 /// such a batch marks the rollups of `exposure_pairs` stale and has them remade from the pairs.
 ///
-/// The changes are written per user of the pair's first exposure, and views sum them per user as
-/// well (`exposures --user`). Those per-user counts are what the user's own events give while
+/// The changes are written per user of the pair's first exposure and month of its date, and views
+/// sum them per user as well (`exposures --user`), kept per month so that a load's merges rewrite
+/// the counters of the months it brings. Those per-user counts are what the user's own events give while
 /// every pair's events come from one user: a batch that finds a pair with events of another user
 /// than its first's writes a count row (kind 1) into `exposure_counters`, and `exposures --user`
 /// then reads the events (`ClickHouseReports`).
 ///
-/// Change rows by `kind`: 0 a change to a group's counts, 1 pairs found with events of several
-/// users, 2 a pair's earliest exposure. A missing page, model or position is the empty text with
+/// Change rows by `kind`: 0 a change to a group's counts (`local_date` holds the month, `YYYY-MM`),
+/// 1 pairs found with events of several users, 2 a pair's earliest exposure. A missing page, model or position is the empty text with
 /// its `*_null` flag set.
 enum ExposurePairs {
     /// A (page instance, item) of the batch.
@@ -33,9 +34,10 @@ enum ExposurePairs {
 
     typealias First = FirstExposure
 
-    /// A group's change as owned by the user of the pair's first exposure.
+    /// A group's change as owned by the user of the pair's first exposure, in the month of its date.
     struct Owned: Hashable {
         @Bytewise var user: String
+        var month: String
         var group: Group
     }
 
@@ -89,26 +91,26 @@ enum ExposurePairs {
         var deltas: [Owned: Change] = Dictionary(minimumCapacity: incoming.count + incoming.count / 4)
         var moved = false
         var sharedByUser: [Bytewise<String>: Int] = [:]
-        func contribute(_ sign: Int, _ groups: [Group], user: String, events: Int) {
-            for group in groups {
-                deltas[Owned(user: user, group: group), default: Change()].add(sign, events: events)
+        func contribute(_ sign: Int, _ first: First, item: String) {
+            let month = String(first.localDate.prefix(7))
+            for group in first.groups(item: item) {
+                deltas[Owned(user: first.user, month: month, group: group), default: Change()].add(sign, events: first.events)
             }
         }
         for (key, batch) in incoming {
             let old = before[key]
             let new = old?.merging(batch) ?? batch
             write(new.user, kind: 2, nil, pair: (key.item, new), to: &changed)
-            let groups = new.groups(item: key.item)
             if let old {
-                let oldGroups = old.groups(item: key.item)
-                contribute(-1, oldGroups, user: old.user, events: old.events)
-                moved = moved || oldGroups != groups || !old.user.hasSameBytes(as: new.user)
+                contribute(-1, old, item: key.item)
+                moved = moved || old.groups(item: key.item) != new.groups(item: key.item) || !old.user.hasSameBytes(as: new.user)
             }
             if shared.contains(key) || old.map({ !$0.user.hasSameBytes(as: batch.user) }) == true { sharedByUser[Bytewise(new.user), default: 0] += 1 }
-            contribute(1, groups, user: new.user, events: new.events)
+            contribute(1, new, item: key.item)
         }
         for (owned, change) in deltas where change != Change() {
-            write(owned.user, kind: 0, owned.group, exposures: change.exposures, duplicates: change.duplicates, to: &changed)
+            write(owned.user, kind: 0, owned.group, month: owned.month, exposures: change.exposures, duplicates: change.duplicates,
+                  to: &changed)
         }
         for (user, count) in sharedByUser {
             write(user.wrappedValue, kind: 1, nil, exposures: count, to: &changed)
@@ -116,9 +118,9 @@ enum ExposurePairs {
         return (changed, moved)
     }
 
-    /// A row of `exposure_changes`: a change to `group`'s counts, the number of pairs of several
-    /// users (neither group nor pair), or a pair's item and earliest exposure.
-    private static func write(_ user: String, kind: Int64, _ group: Group?, pair: (item: String, first: First)? = nil,
+    /// A row of `exposure_changes`: a change to `group`'s counts in `month`, the number of pairs
+    /// of several users (neither group nor pair), or a pair's item and earliest exposure.
+    private static func write(_ user: String, kind: Int64, _ group: Group?, month: String = "", pair: (item: String, first: First)? = nil,
                               exposures: Int = 0, duplicates: Int = 0, to out: inout RowWriter) {
         out.text(user)
         out.number(kind)
@@ -129,7 +131,7 @@ enum ExposurePairs {
         out.number(Int64(duplicates))
         let first = pair?.first
         out.text(pair?.item ?? "")
-        out.text(first?.localDate ?? "")
+        out.text(first?.localDate ?? month)
         out.text(first?.pageId ?? "")
         out.number(Int64(first != nil && first?.pageId == nil ? 1 : 0))
         out.text(first?.modelInfo ?? "")

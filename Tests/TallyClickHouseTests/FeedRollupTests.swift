@@ -367,14 +367,17 @@ final class FeedRollupTests: XCTestCase {
                        [[.int(1), .int(2)]], "one pair, in the group of its earliest exposure, with two duplicates")
     }
 
-    func testEachUsersMemberSetsAreKeptPerMonthAndAnUnpartitionedTableIsRemade() throws {
+    func testEachUsersCountersAndMemberSetsAreKeptPerMonthAndUnpartitionedTablesAreRemade() throws {
         let november: Int64 = 1_795_100_000_000, october: Int64 = november - 30 * 86_400_000
         let batches = [
             [Self.exposure("e1", impression: "imp-1", model: "m-a", position: 1, ms: october, page: "p-1", item: "i-1"),
              Self.exposure("e2", impression: "imp-2", model: "m-a", position: 1, ms: november, page: "p-2", item: "i-2"),
              Self.exposure("e3", impression: "imp-3", model: "m-a", position: 2, ms: november, page: "p-3", item: "i-1", user: "v")],
             [Self.exposure("e4", impression: "imp-4", model: "m-b", position: 1, ms: october, page: "p-4", item: "i-3"),
-             Self.exposure("e5", impression: "imp-2", model: "m-a", position: 1, ms: november + 1_000, page: "p-2", item: "i-2")],
+             Self.exposure("e5", impression: "imp-2", model: "m-a", position: 1, ms: november + 1_000, page: "p-2", item: "i-2"),
+             Self.exposure("e6", impression: "imp-3", model: "m-a", position: 2, ms: november + 2_000, page: "p-3", item: "i-1", user: "v")],
+            // p-2's earliest exposure arrives late, in October: its counts leave November.
+            [Self.exposure("e7", impression: "imp-2", model: "m-a", position: 1, ms: october + 1_000, page: "p-2", item: "i-2")],
         ]
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
@@ -383,16 +386,31 @@ final class FeedRollupTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let expected = try sqlite(batches, in: folder)
-        let partitions = """
-            SELECT DISTINCT partition FROM system.parts
-            WHERE database = '\(client.database)' AND table = 'exposure_user_members' AND active ORDER BY partition
-            """
-        // A load's merges rewrite the sets of the months it brings, not every user's.
-        XCTAssertEqual(try client.query(partitions).rows, [[.text("2026-10")], [.text("2026-11")]])
-        try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u", "v"])
+        let tables = ["exposure_user_groups", "exposure_user_members"]
+        func partitions(_ table: String) throws -> [String] {
+            try client.texts("""
+                SELECT DISTINCT partition FROM system.parts WHERE database = '\(client.database)' AND table = '\(table)' AND active
+                """).sorted()
+        }
+        func assertKeptPerMonth(_ note: String) throws {
+            // A load's merges rewrite the counters and sets of the months it brings, not every user's.
+            for table in tables { XCTAssertEqual(try partitions(table), ["2026-10", "2026-11"], "\(note) \(table)") }
+            XCTAssertEqual(try client.query("""
+                SELECT user_id, month, sum(exposure_count), sum(duplicate_count) FROM exposure_user_groups WHERE dimension = 'day'
+                GROUP BY user_id, month HAVING sum(exposure_count) != 0 OR sum(duplicate_count) != 0 ORDER BY user_id, month
+                """).rows, [[.text("u"), .text("2026-10"), .int(3), .int(2)], [.text("v"), .text("2026-11"), .int(1), .int(1)]], note)
+            try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u", "v"], note + " ")
+        }
+        try assertKeptPerMonth("by month")
+        XCTAssertEqual(try client.texts("""
+            SELECT toString(position(engine_full, 'index_granularity = 256') > 0) FROM system.tables
+            WHERE database = currentDatabase() AND name = 'exposure_user_groups'
+            """), ["1"], "a user's counters are read in marks of 256 rows, a mark per month")
 
-        // The table as the earlier layout made it (one partition, no month) is made again.
-        for name in try client.texts("SELECT name FROM system.tables WHERE database = '\(client.database)' AND name LIKE 'exposure_user_members%'") {
+        // The tables as the earlier layouts made them (one partition, no month) are made again.
+        for name in try client.texts("""
+            SELECT name FROM system.tables WHERE database = '\(client.database)' AND (name LIKE 'exposure_user_members%' OR name LIKE 'exposure_user_groups%')
+            """) {
             try client.execute("DROP TABLE \(name)")
         }
         try client.execute("""
@@ -400,9 +418,13 @@ final class FeedRollupTests: XCTestCase {
                                                 items AggregateFunction(uniqExact, String))
             ENGINE = AggregatingMergeTree ORDER BY (user_id, dimension, group_value, group_null)
             """)
+        try client.execute("""
+            CREATE TABLE exposure_user_groups (user_id String, dimension String, group_value String, group_null UInt8,
+                                               exposure_count Int64, duplicate_count Int64)
+            ENGINE = SummingMergeTree ORDER BY (user_id, dimension, group_value, group_null)
+            """)
         try ClickHouseSchema.create(using: client)
-        XCTAssertEqual(try client.query(partitions).rows, [[.text("2026-10")], [.text("2026-11")]])
-        try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u", "v"])
+        try assertKeptPerMonth("remade")
     }
 
     func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {
