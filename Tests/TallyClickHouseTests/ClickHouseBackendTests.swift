@@ -13,11 +13,8 @@ final class ClickHouseBackendTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
-        let ingestor = ClickHouseIngestor(client: client, batchSize: 5_000)
-        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-parity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        try TestServer.ingestSample(into: client, batchSize: 5_000)
+        let folder = try temporaryFolder("tally-parity")
         try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
     }
 

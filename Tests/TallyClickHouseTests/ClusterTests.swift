@@ -83,8 +83,7 @@ final class ClusterTests: XCTestCase {
             XCTAssertEqual(users[0].intersection(users[1]), [], "users of \(table) on both shards")
         }
         try ClickHouseSchema.create(using: single)
-        let ingestor = ClickHouseIngestor(client: single)
-        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        try TestServer.ingestSample(into: single)
         let work = folder.appendingPathComponent("sqlite")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let clusterReports = ClickHouseReports(client: nodes[1])

@@ -33,9 +33,7 @@ final class FarDateTests: XCTestCase {
     }
 
     func testFarDatesGiveTheSQLiteAnswers() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-far-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-far")
         let file = folder.appendingPathComponent("far.ndjson").path
         try (Self.lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let sqlite = try BackendParity.sqlite([file], in: folder)

@@ -117,9 +117,7 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try client.query("SELECT sum(reason_count) FROM dislike_reason_counts").rows, [[.int(0)]])
         XCTAssertEqual(try client.query("SELECT sum(value) FROM rollup_counters").rows, [[.int(1)]], "imp-1 is in two groups")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         try assertSameDislikeRates(try sqlite(Self.batches, in: folder), ClickHouseReports(client: client))
     }
 
@@ -151,9 +149,7 @@ final class FeedRollupTests: XCTestCase {
         _ = try ingestor.store(group: [try GroupIngestTests.chunk([
             Self.feedback("f5", impression: "imp-3", kind: "dislike", reason: "Boring", model: "m-b", position: 3, second: 7),
         ])])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(Self.batches + [[Self.feedback("f5", impression: "imp-3", kind: "dislike", reason: "Boring",
                                                                  model: "m-b", position: 3, second: 7)]], in: folder)
         try assertSameDislikeRates(expected, ClickHouseReports(client: client))
@@ -188,9 +184,7 @@ final class FeedRollupTests: XCTestCase {
         XCTAssertEqual(try client.query("SELECT count() FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0").rows,
                        [[.int(0)]], "the stale mark is gone once the counts are remade")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
         try assertSameExposures(expected, actual, users: ["u", "v"])
     }
@@ -199,8 +193,7 @@ final class FeedRollupTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
-        let ingestor = ClickHouseIngestor(client: client, batchSize: 2_000)
-        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        let ingestor = try TestServer.ingestSample(into: client, batchSize: 2_000)
         // From here on the server merges nothing: a part of the store goes away only if the
         // ingest has a table merged (an `OPTIMIZE`, whose cost grows with the store).
         let db = client.database
@@ -221,9 +214,7 @@ final class FeedRollupTests: XCTestCase {
         let gone = stored.subtracting(try client.query(activeParts).rows.map { "\($0)" })
         XCTAssertTrue(gone.isEmpty, "parts the ingest had merged: \(gone.sorted())")
         // The member sets now span several parts; the reports read them all.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let store = try EventStore(path: folder.appendingPathComponent("feed.sqlite").path)
         let sqlite = try Ingestor(store: store)
         for path in TestServer.sampleFiles + [file.path] { _ = try sqlite.ingest(file: path, onRejection: { _, _ in }) }
@@ -243,9 +234,7 @@ final class FeedRollupTests: XCTestCase {
         try GroupIngestTests.failPartWay(ingestor, body, client)
         _ = try ingestor.store(group: [body])
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite([lines], in: folder), actual = ClickHouseReports(client: client)
         try assertSameExposures(expected, actual, users: ["u"])
         try assertSameDislikeRates(expected, actual)
@@ -335,9 +324,7 @@ final class FeedRollupTests: XCTestCase {
 
         // The next batch counts once, through the new view only.
         _ = try ClickHouseIngestor(client: client).store(group: [try GroupIngestTests.chunk(Self.batches[1])])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(Self.batches, in: folder)
         try assertSameDislikeRates(expected, ClickHouseReports(client: client))
         try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u"])
@@ -357,9 +344,7 @@ final class FeedRollupTests: XCTestCase {
         defer { TestServer.drop(client) }
         try store(batches, in: client)
         XCTAssertEqual(try client.query("SELECT uniqExact(month) FROM exposure_pairs").rows, [[.int(2)]], "a state per month")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(batches, in: folder)
         try assertSameDislikeRates(expected, ClickHouseReports(client: client))
         try assertSameExposures(expected, ClickHouseReports(client: client), users: ["u"])
@@ -382,9 +367,7 @@ final class FeedRollupTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try store(batches, in: client)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(batches, in: folder)
         let tables = ["exposure_user_groups", "exposure_user_members"]
         func partitions(_ table: String) throws -> [String] {
@@ -462,9 +445,7 @@ final class FeedRollupTests: XCTestCase {
             WHERE database = currentDatabase() AND name = 'exposure_user_members'
             """).rows, [[.int(1)]], "a user's item sets are read in marks of 256 states, not 8,192")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
         for grouping in Self.groupings + [DislikeGrouping(buckets: try DislikeGrouping.buckets("0-2,3-"))] {
             for user in [nil, "u", "v", "w"] {
@@ -495,9 +476,7 @@ final class FeedRollupTests: XCTestCase {
         _ = try ingestor.store(group: [try GroupIngestTests.chunk(batches[1])])
         XCTAssertEqual(try client.query(shared).rows, [[.int(2)]], "pi-2, against the stored pair")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-feed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-feed")
         let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
         try assertSameExposures(expected, actual, users: ["u", "v"], "counted at ingest: ")
         // Made again from the events: the same count.

@@ -38,9 +38,7 @@ final class GroupIngestTests: XCTestCase {
              try Self.chunk([Self.reading("c"), Self.reading("b"), Self.reading("x", delta: -5)])],
             [try Self.chunk([Self.reading("a"), Self.reading("d"), feedback, #"{"id":"f1"}"#, Self.reading("d")])],
         ]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-chunks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-chunks")
         let sqlite = try Ingestor(store: try EventStore(path: folder.appendingPathComponent("s.sqlite").path))
         // Batches of two events: the group is sent in several inserts, later keys looked up after earlier ones are stored.
         let clickHouse = ClickHouseIngestor(client: client, batchSize: 2)

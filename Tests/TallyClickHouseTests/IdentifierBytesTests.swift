@@ -34,9 +34,7 @@ final class IdentifierBytesTests: XCTestCase {
     }
 
     func testEquivalentIdsStayApartAndAgreeWithSQLiteWhereverTheBatchEnds() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bytes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-bytes")
         let file = folder.appendingPathComponent("bytes.ndjson").path
         try (Self.lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let sqlite = try BackendParity.sqlite([file], in: folder)

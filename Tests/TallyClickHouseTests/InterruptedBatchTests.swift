@@ -26,8 +26,7 @@ final class InterruptedBatchTests: XCTestCase {
         try client.execute("RENAME TABLE event_keys TO event_keys_kept")
         try client.execute("CREATE VIEW event_keys AS SELECT family, key FROM event_keys_kept")
         XCTAssertThrowsError(try {
-            let ingestor = ClickHouseIngestor(client: client, batchSize: 1000)
-            for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+            try TestServer.ingestSample(into: client, batchSize: 1000)
         }())
         try client.execute("DROP TABLE event_keys")
         try client.execute("RENAME TABLE event_keys_kept TO event_keys")
@@ -47,20 +46,16 @@ final class InterruptedBatchTests: XCTestCase {
     private func assertRerunConverges(_ client: ClickHouseClient, file: StaticString = #filePath, line: UInt = #line) throws {
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try client.query(Self.marks).rows, [[.int(0)]], "the repair drops the mark", file: file, line: line)
-        let ingestor = ClickHouseIngestor(client: client, batchSize: 1000)
-        for path in TestServer.sampleFiles { _ = try ingestor.ingest(file: path, onRejection: { _, _ in }) }
+        try TestServer.ingestSample(into: client, batchSize: 1000)
         XCTAssertEqual(try client.query(Self.marks).rows, [[.int(0)]], file: file, line: line)
 
         let clean = try TestServer.freshDatabase()
         defer { TestServer.drop(clean) }
         try ClickHouseSchema.create(using: clean)
-        let cleanIngestor = ClickHouseIngestor(client: clean, batchSize: 1000)
-        for path in TestServer.sampleFiles { _ = try cleanIngestor.ingest(file: path, onRejection: { _, _ in }) }
+        try TestServer.ingestSample(into: clean, batchSize: 1000)
         XCTAssertEqual(try counts(client), try counts(clean), "events and keys as a clean ingest stores them", file: file, line: line)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-killed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-killed")
         try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client),
                                      file: file, line: line)
     }

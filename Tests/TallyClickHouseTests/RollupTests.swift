@@ -31,8 +31,7 @@ final class RollupTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
-        let ingestor = ClickHouseIngestor(client: client, batchSize: 5_000)
-        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        try TestServer.ingestSample(into: client, batchSize: 5_000)
         // A database made before the rollups existed: its events only.
         for name in Self.rollups {
             try client.execute("DROP TABLE \(name)_mv")
@@ -40,9 +39,7 @@ final class RollupTests: XCTestCase {
         }
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try leftovers(client), [])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-rollups-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-rollups")
         try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
 
         let before = try seconds(client)
@@ -92,11 +89,8 @@ final class RollupTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
-        let ingestor = ClickHouseIngestor(client: client, batchSize: 5_000)
-        for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-rollups-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        try TestServer.ingestSample(into: client, batchSize: 5_000)
+        let folder = try temporaryFolder("tally-rollups")
         let expected = try BackendParity.sqlite(TestServer.sampleFiles, in: folder)
         let users = try client.texts("SELECT DISTINCT user_id FROM reading_events ORDER BY user_id")
         func partitions() throws -> [String] {

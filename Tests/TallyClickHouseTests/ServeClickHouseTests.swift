@@ -81,9 +81,7 @@ final class ServeClickHouseTests: XCTestCase {
         let url = try TestServer.url()
         let client = try TestServer.freshDatabase(url: url)
         defer { TestServer.drop(client) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-ch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-serve-ch")
         let clickHouse = try ServeProcess(["--backend", "clickhouse", "--clickhouse-url", url, "--clickhouse-database", client.database, "--allow-sql"])
         let sqlite = try ServeProcess(["--db", folder.appendingPathComponent("s.sqlite").path, "--allow-sql"])
 

@@ -32,9 +32,7 @@ final class ServeIdentifierBytesTests: XCTestCase {
         let url = try TestServer.url()
         let client = try TestServer.freshDatabase(url: url)
         defer { TestServer.drop(client) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-bytes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-serve-bytes")
         let servers = [
             ("clickhouse", try ServeProcess(["--backend", "clickhouse", "--clickhouse-url", url, "--clickhouse-database", client.database])),
             ("sqlite", try ServeProcess(["--db", folder.appendingPathComponent("s.sqlite").path])),

@@ -47,6 +47,15 @@ enum TestServer {
         return names.filter { $0.contains(".ndjson") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
+    /// Ingests every sample file into `client`'s database, `batchSize` events a batch (the
+    /// ingestor's default without it); returns the ingestor.
+    @discardableResult
+    static func ingestSample(into client: ClickHouseClient, batchSize: Int? = nil) throws -> ClickHouseIngestor {
+        let ingestor = batchSize.map { ClickHouseIngestor(client: client, batchSize: $0) } ?? ClickHouseIngestor(client: client)
+        for file in sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
+        return ingestor
+    }
+
     /// Runs the built `report` binary; returns its status and output.
     static func report(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         try run(Bundle.main.bundleURL.appendingPathComponent("report").path, arguments)
@@ -75,5 +84,15 @@ extension ClickHouseClient {
     /// The first column of `sql`'s answer, its text values (rows of other values left out).
     func texts(_ sql: String) throws -> [String] {
         try query(sql).rows.compactMap { row -> String? in if case .text(let text)? = row.first { text } else { nil } }
+    }
+}
+
+extension XCTestCase {
+    /// A new folder under the temporary directory, named `prefix-UUID`, removed when the test ends.
+    func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
     }
 }
