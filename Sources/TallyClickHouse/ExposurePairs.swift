@@ -20,14 +20,14 @@ import TallyIngest
 ///
 /// The changes are written per user of the pair's first exposure and month of its date, and views
 /// sum them per user as well (`exposures --user`), kept per month so that a load's merges rewrite
-/// the counters of the months it brings. Those per-user counts are what the user's own events give while
-/// every pair's events come from one user: a batch that finds a pair with events of another user
-/// than its first's writes a count row (kind 1) into `exposure_counters`, and `exposures --user`
-/// then reads the events (`ClickHouseReports`).
+/// the counters of the months it brings. Those per-user counts are what the user's own events
+/// give while every pair's events come from one user: a batch that finds a pair with events of
+/// another user than its first's writes a count row (kind 1) into `exposure_counters`, and
+/// `exposures --user` then reads the events (`ClickHouseReports`).
 ///
-/// Change rows by `kind`: 0 a change to a group's counts (`local_date` holds the month, `YYYY-MM`),
-/// 1 pairs found with events of several users, 2 a pair's earliest exposure. A missing page, model or position is the empty text with
-/// its `*_null` flag set.
+/// Change rows by `kind`: 0 a change to a group's counts (`local_date` holds the month,
+/// `YYYY-MM`), 1 pairs found with events of several users, 2 a pair's earliest exposure. A missing
+/// page, model or position is the empty text with its `*_null` flag set.
 enum ExposurePairs {
     /// A (page instance, item) of the batch.
     typealias Key = PageItem
