@@ -10,12 +10,8 @@ import XCTest
 /// as SQLite on the same data, idempotent ingest, safe literals, the acceptance suite.
 final class ClickHouseBackendTests: XCTestCase {
     func testEveryReportMatchesTheSQLiteBackendOnTheSampleData() throws {
-        let client = try TestServer.freshDatabase()
-        defer { TestServer.drop(client) }
-        try ClickHouseSchema.create(using: client)
-        try TestServer.ingestSample(into: client, batchSize: 5_000)
-        let folder = try temporaryFolder("tally-parity")
-        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
+        let client = try sampleDatabase(batchSize: 5_000).client
+        try BackendParity.assertSame(try sqliteReportsOfTheSample(), ClickHouseReports(client: client))
     }
 
     func testDuplicatesAreCountedAndSkippedWithinABatchAndAcrossRuns() throws {

@@ -12,14 +12,13 @@ final class ClusterTests: XCTestCase {
 
     /// Starts the two servers as a two-shard cluster in a new folder (both stopped, then the
     /// folder removed, when the test ends); returns a client of database `database` on each,
-    /// shard 1 first, and the folder. Skips the test where no clickhouse-server is installed.
-    private func startCluster(database: String) throws -> (nodes: [ClickHouseClient], folder: URL) {
+    /// shard 1 first. Skips the test where no clickhouse-server is installed.
+    private func startCluster(database: String) throws -> [ClickHouseClient] {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/bin"]
         guard path.contains(where: { FileManager.default.isExecutableFile(atPath: $0 + "/clickhouse-server") }) else {
             throw XCTSkip("clickhouse-server is not installed, so no cluster can be started here")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-cluster-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryFolder("tally-cluster")
         let script = TestServer.root.appendingPathComponent("scripts/clickhouse.sh").path
         let remote = Self.shards.map { "<shard><replica><host>127.0.0.1</host><port>\($0.tcp)</port></replica></shard>" }.joined()
         var nodes: [ClickHouseClient] = []
@@ -35,7 +34,7 @@ final class ClusterTests: XCTestCase {
             }
             nodes.append(try ClickHouseClient(url: "http://127.0.0.1:\(shard.http)", database: database))
         }
-        return (nodes, folder)
+        return nodes
     }
 
     /// Runs `report clickhouse init --cluster` against `node`.
@@ -53,7 +52,7 @@ final class ClusterTests: XCTestCase {
     func testATwoShardClusterAnswersLikeOneNodeAndLikeSQLite() throws {
         let single = try TestServer.freshDatabase()
         defer { TestServer.drop(single) }
-        let (nodes, folder) = try startCluster(database: single.database)
+        let nodes = try startCluster(database: single.database)
         // The schema on every node, as `report clickhouse init --cluster` does.
         for node in nodes {
             let result = try initCluster(node)
@@ -84,11 +83,9 @@ final class ClusterTests: XCTestCase {
         }
         try ClickHouseSchema.create(using: single)
         try TestServer.ingestSample(into: single)
-        let work = folder.appendingPathComponent("sqlite")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let clusterReports = ClickHouseReports(client: nodes[1])
         try BackendParity.assertSame(ClickHouseReports(client: single), clusterReports)
-        let sqlite = try BackendParity.sqlite(TestServer.sampleFiles, in: work)
+        let sqlite = try sqliteReportsOfTheSample()
         try BackendParity.assertSame(sqlite, clusterReports)
 
         // One shard's feed states and counters remade from its own events (what a stale mark
@@ -159,14 +156,12 @@ final class ClusterTests: XCTestCase {
     func testAClusterRunKilledMidBatchConvergesOnceEveryShardIsRepaired() throws {
         _ = try TestServer.url()
         let clean = "tally_test_" + UUID().uuidString.prefix(8).lowercased()
-        let (nodes, folder) = try startCluster(database: clean)
+        let nodes = try startCluster(database: clean)
         for node in nodes { XCTAssertEqual(try initCluster(node).status, 0) }
         let cleanIngest = try ingest(nodes[0])
         XCTAssertEqual(cleanIngest.status, 0, cleanIngest.stderr)
         XCTAssertFalse(cleanIngest.stderr.contains("rollups to remake"), cleanIngest.stderr)
-        let work = folder.appendingPathComponent("sqlite")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let sqlite = try BackendParity.sqlite(TestServer.sampleFiles, in: work)
+        let sqlite = try sqliteReportsOfTheSample()
 
         for statesLost in [false, true] {
             let database = "tally_test_" + UUID().uuidString.prefix(8).lowercased()

@@ -190,10 +190,7 @@ final class FeedRollupTests: XCTestCase {
     }
 
     func testAnIngestIntoAStoreRewritesNoStoredPart() throws {
-        let client = try TestServer.freshDatabase()
-        defer { TestServer.drop(client) }
-        try ClickHouseSchema.create(using: client)
-        let ingestor = try TestServer.ingestSample(into: client, batchSize: 2_000)
+        let (client, ingestor) = try sampleDatabase(batchSize: 2_000)
         // From here on the server merges nothing: a part of the store goes away only if the
         // ingest has a table merged (an `OPTIMIZE`, whose cost grows with the store).
         let db = client.database

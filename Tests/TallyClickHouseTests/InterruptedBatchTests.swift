@@ -55,8 +55,7 @@ final class InterruptedBatchTests: XCTestCase {
         try TestServer.ingestSample(into: clean, batchSize: 1000)
         XCTAssertEqual(try counts(client), try counts(clean), "events and keys as a clean ingest stores them", file: file, line: line)
 
-        let folder = try temporaryFolder("tally-killed")
-        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client),
+        try BackendParity.assertSame(try sqliteReportsOfTheSample(), ClickHouseReports(client: client),
                                      file: file, line: line)
     }
 

@@ -28,10 +28,7 @@ final class RollupTests: XCTestCase {
     }
 
     func testADatabaseWithoutRollupsGetsThemFilledFromItsEventsAndTheViewsKeepThemCurrent() throws {
-        let client = try TestServer.freshDatabase()
-        defer { TestServer.drop(client) }
-        try ClickHouseSchema.create(using: client)
-        try TestServer.ingestSample(into: client, batchSize: 5_000)
+        let client = try sampleDatabase(batchSize: 5_000).client
         // A database made before the rollups existed: its events only.
         for name in Self.rollups {
             try client.execute("DROP TABLE \(name)_mv")
@@ -39,8 +36,7 @@ final class RollupTests: XCTestCase {
         }
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try leftovers(client), [])
-        let folder = try temporaryFolder("tally-rollups")
-        try BackendParity.assertSame(try BackendParity.sqlite(TestServer.sampleFiles, in: folder), ClickHouseReports(client: client))
+        try BackendParity.assertSame(try sqliteReportsOfTheSample(), ClickHouseReports(client: client))
 
         let before = try seconds(client)
         _ = try ClickHouseIngestor(client: client).store(group: [try GroupIngestTests.chunk([GroupIngestTests.reading("new-one", delta: 7)])])
@@ -86,12 +82,8 @@ final class RollupTests: XCTestCase {
     }
 
     func testEachUsersMaterialStatesAreKeptPerMonthAndAnUnpartitionedTableIsRemade() throws {
-        let client = try TestServer.freshDatabase()
-        defer { TestServer.drop(client) }
-        try ClickHouseSchema.create(using: client)
-        try TestServer.ingestSample(into: client, batchSize: 5_000)
-        let folder = try temporaryFolder("tally-rollups")
-        let expected = try BackendParity.sqlite(TestServer.sampleFiles, in: folder)
+        let client = try sampleDatabase(batchSize: 5_000).client
+        let expected = try sqliteReportsOfTheSample()
         let users = try client.texts("SELECT DISTINCT user_id FROM reading_events ORDER BY user_id")
         func partitions() throws -> [String] {
             try client.texts("""

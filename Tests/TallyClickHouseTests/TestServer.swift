@@ -1,5 +1,6 @@
 import Foundation
 import TallyClickHouse
+import TallySQLite
 import XCTest
 
 /// The ClickHouse server the tests run against (`TALLY_CLICKHOUSE_URL`), fresh databases on
@@ -94,5 +95,20 @@ extension XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         return folder
+    }
+
+    /// A fresh database with the schema and the sample data stored `batchSize` events a batch,
+    /// dropped when the test ends; and the ingestor that stored it.
+    @discardableResult
+    func sampleDatabase(batchSize: Int) throws -> (client: ClickHouseClient, ingestor: ClickHouseIngestor) {
+        let client = try TestServer.freshDatabase()
+        addTeardownBlock { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        return (client, try TestServer.ingestSample(into: client, batchSize: batchSize))
+    }
+
+    /// The SQLite backend's reports of the sample data, its store in a temporary folder.
+    func sqliteReportsOfTheSample() throws -> SQLiteReports {
+        try BackendParity.sqlite(TestServer.sampleFiles, in: try temporaryFolder("tally-sample"))
     }
 }
