@@ -28,7 +28,7 @@ struct ClickHouseBatch: Sendable {
     /// pair and the event as its first.
     private(set) var pairs: [(entry: Int, key: ExposurePairs.Key, share: ExposurePairs.First)] = []
     /// `rejected_lines` rows.
-    var rejectedRows = RowWriter()
+    var rejectedRows = RowBinaryWriter()
     /// Each family's keys, indexed as `EventFamily.allCases`.
     private var keys = [Set<Bytewise<String>>](repeating: [], count: EventFamily.allCases.count)
     private var dateCache: (day: Int, text: String) = (Int.min, "")

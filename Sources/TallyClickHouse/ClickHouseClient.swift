@@ -68,7 +68,7 @@ public final class ClickHouseClient: @unchecked Sendable {
         try insert(into: table, format: "JSONEachRow", body: body)
     }
 
-    /// Inserts `body`, rows in `format` (such as `TabSeparated`) holding `columns` (nil: every
+    /// Inserts `body`, rows in `format` (such as `RowBinary`) holding `columns` (nil: every
     /// column, in the table's order), into `table`; gzip-compressed when `compressesInserts`,
     /// sent again unchanged when the request fails without an answer. Returns whether it was
     /// sent more than once (the server may then hold two copies until they are merged).
@@ -121,18 +121,16 @@ public final class ClickHouseClient: @unchecked Sendable {
         }
     }
 
-    /// Runs a query that may read `table`, a table of `rows` in `format` (`TabSeparated` or
-    /// `RowBinary`; one column per field of `structure`, such as `family String, key String`)
-    /// sent along with the request as ClickHouse's external data, so that long lists of values
-    /// need no SQL text.
-    public func query(_ sql: String, table: String, structure: String, format: String = "TabSeparated",
-                      rows: [UInt8]) throws -> ClickHouseResult {
+    /// Runs a query that may read `table`, a table of `RowBinary` `rows` (one column per field of
+    /// `structure`, such as `family String, key String`) sent along with the request as
+    /// ClickHouse's external data, so that long lists of values need no SQL text.
+    public func query(_ sql: String, table: String, structure: String, rows: [UInt8]) throws -> ClickHouseResult {
         let name = try ClickHouseSQL.identifier(table)
         let boundary = "tally-" + UUID().uuidString
         var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n\r\n".utf8)
         body.append(contentsOf: rows)
         body.append(contentsOf: Array("\r\n--\(boundary)--\r\n".utf8))
-        let data = try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: [name + "_structure": structure, name + "_format": format],
+        let data = try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: [name + "_structure": structure, name + "_format": "RowBinary"],
                             useDatabase: true,
                             body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
         return try ClickHouseResult(tabSeparated: data)

@@ -114,15 +114,14 @@ public final class ClickHouseIngestor {
         rejected += 1
         let whole = rawRejectionsLeft > 0
         if whole { rawRejectionsLeft -= 1 }
-        batch.rejectedRows.text(origin.file)
-        batch.rejectedRows.number(Int64(origin.line))
-        batch.rejectedRows.number(Int64(origin.element ?? -1))
-        batch.rejectedRows.text(rejection.code.rawValue)
-        batch.rejectedRows.text(whole ? rejection.field : nil)
-        batch.rejectedRows.text(whole ? rejection.message : "")
-        batch.rejectedRows.text(whole ? rejection.eventKey : nil)
-        batch.rejectedRows.text(whole ? String(decoding: RejectedLine.prefix(of: raw), as: UTF8.self) : "")
-        batch.rejectedRows.endRow()
+        batch.rejectedRows.string(origin.file)
+        batch.rejectedRows.int64(Int64(origin.line))
+        batch.rejectedRows.int64(Int64(origin.element ?? -1))
+        batch.rejectedRows.string(rejection.code.rawValue)
+        batch.rejectedRows.nullableString(whole ? rejection.field : nil)
+        batch.rejectedRows.string(whole ? rejection.message : "")
+        batch.rejectedRows.nullableString(whole ? rejection.eventKey : nil)
+        batch.rejectedRows.string(whole ? String(decoding: RejectedLine.prefix(of: raw), as: UTF8.self) : "")
     }
 
     /// Sends what is pending and returns once everything queued is stored.

@@ -81,8 +81,8 @@ enum ExposurePairs {
     /// another user. `shared` are the pairs whose batch events came from more than one user. With
     /// `probing`, the lookup reads only the pairs the pairs' set holds (`ProbeSets`).
     static func changes(for incoming: [Key: First], shared: Set<Key>, probing: Bool,
-                        using client: ClickHouseClient) throws -> (rows: RowWriter, moved: Bool) {
-        var changed = RowWriter()
+                        using client: ClickHouseClient) throws -> (rows: RowBinaryWriter, moved: Bool) {
+        var changed = RowBinaryWriter()
         guard !incoming.isEmpty else { return (changed, false) }
         let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user of the pair's first exposure and written under that user's
@@ -120,31 +120,30 @@ enum ExposurePairs {
 
     /// A row of `exposure_changes`: a change to `group`'s counts in `month`, the number of pairs
     /// of several users (neither group nor pair), or a pair's item and earliest exposure.
-    private static func write(_ user: String, kind: Int64, _ group: Group?, month: String = "", pair: (item: String, first: First)? = nil,
-                              exposures: Int = 0, duplicates: Int = 0, to out: inout RowWriter) {
-        out.text(user)
-        out.number(kind)
-        out.text(group?.dimension.rawValue ?? "")
-        out.text(group?.value ?? "")
-        out.number(Int64(group?.missing == true ? 1 : 0))
-        out.number(Int64(exposures))
-        out.number(Int64(duplicates))
+    private static func write(_ user: String, kind: UInt8, _ group: Group?, month: String = "", pair: (item: String, first: First)? = nil,
+                              exposures: Int = 0, duplicates: Int = 0, to out: inout RowBinaryWriter) {
+        out.string(user)
+        out.uint8(kind)
+        out.string(group?.dimension.rawValue ?? "")
+        out.string(group?.value ?? "")
+        out.flag(group?.missing == true)
+        out.int64(Int64(exposures))
+        out.int64(Int64(duplicates))
         let first = pair?.first
-        out.text(pair?.item ?? "")
-        out.text(first?.localDate ?? month)
-        out.text(first?.pageId ?? "")
-        out.number(Int64(first != nil && first?.pageId == nil ? 1 : 0))
-        out.text(first?.modelInfo ?? "")
-        out.number(Int64(first != nil && first?.modelInfo == nil ? 1 : 0))
-        out.number(Int64(first?.feedPosition ?? 0))
-        out.number(Int64(first != nil && first?.feedPosition == nil ? 1 : 0))
-        out.endRow()
+        out.string(pair?.item ?? "")
+        out.string(first?.localDate ?? month)
+        out.string(first?.pageId ?? "")
+        out.flag(first != nil && first?.pageId == nil)
+        out.string(first?.modelInfo ?? "")
+        out.flag(first != nil && first?.modelInfo == nil)
+        out.int64(Int64(first?.feedPosition ?? 0))
+        out.flag(first != nil && first?.feedPosition == nil)
     }
 
     /// The stored pairs among `keys`, each its earliest exposure and number of events: one
     /// query, the keys travelling as external data.
     private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: First] {
-        let lookup = RowWriter(rowsOf: keys) { ($0.pageInstance, $0.item) }
+        let lookup = RowBinaryWriter(rowsOf: keys) { ($0.pageInstance, $0.item) }
         let result = try client.query("""
             SELECT page_instance_id, item_id, tupleElement(f, 1), tupleElement(f, 2), tupleElement(f, 3), tupleElement(f, 4),
                    tupleElement(f, 5), tupleElement(f, 6), tupleElement(f, 7), tupleElement(f, 8), tupleElement(f, 9), tupleElement(f, 10),

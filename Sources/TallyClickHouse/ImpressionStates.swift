@@ -39,8 +39,8 @@ enum ImpressionStates {
     /// The rows to insert into `impression_changes` for the batch's share `incoming` of each
     /// impression it touches, given what is stored (one query); empty when nothing changes. With
     /// `probing`, the lookup reads only the impressions the impressions' set holds (`ProbeSets`).
-    static func changes(for incoming: [Key: ImpressionState], probing: Bool, using client: ClickHouseClient) throws -> RowWriter {
-        var changed = RowWriter()
+    static func changes(for incoming: [Key: ImpressionState], probing: Bool, using client: ClickHouseClient) throws -> RowBinaryWriter {
+        var changed = RowBinaryWriter()
         guard !incoming.isEmpty else { return changed }
         let before = try stored(Array(incoming.keys), probing: probing, using: client)
         // Changes are summed per user and written under the user's id, so that on a cluster they
@@ -74,7 +74,7 @@ enum ImpressionStates {
     /// The stored states of `keys`: one query, the keys travelling as external data, each
     /// impression's groups a row each (`kind` 0) and its reaction a row (`kind` 1).
     private static func stored(_ keys: [Key], probing: Bool, using client: ClickHouseClient) throws -> [Key: ImpressionState] {
-        let lookup = RowWriter(rowsOf: keys) { ($0.user, $0.impression) }
+        let lookup = RowBinaryWriter(rowsOf: keys) { ($0.user, $0.impression) }
         let condition = ProbeSets.condition(ProbeSets.impressions, batch: "batch_impressions", probing: probing)
         let named = ProbeSets.condition(ProbeSets.impressions, batch: "batch_impressions", probing: probing, as: "user_id, impression")
         let result = try client.query("""
@@ -108,16 +108,15 @@ enum ImpressionStates {
     }
 
     /// A change row of `user`'s counters.
-    private static func change(_ user: String, kind: Int64, _ group: FineGroup, reason: String = "", exposed: Int = 0,
-                               feedbackOnly: Int = 0, likes: Int = 0, dislikes: Int = 0, count: Int = 0, to out: inout RowWriter) {
-        out.text(user)
-        out.number(kind)
-        out.text(group.modelInfo ?? "")
-        out.number(Int64(group.modelInfo == nil ? 1 : 0))
-        out.number(Int64(group.feedPosition ?? 0))
-        out.number(Int64(group.feedPosition == nil ? 1 : 0))
-        out.text(reason)
-        for value in [exposed, feedbackOnly, likes, dislikes, count] { out.number(Int64(value)) }
-        out.endRow()
+    private static func change(_ user: String, kind: UInt8, _ group: FineGroup, reason: String = "", exposed: Int = 0,
+                               feedbackOnly: Int = 0, likes: Int = 0, dislikes: Int = 0, count: Int = 0, to out: inout RowBinaryWriter) {
+        out.string(user)
+        out.uint8(kind)
+        out.string(group.modelInfo ?? "")
+        out.flag(group.modelInfo == nil)
+        out.int64(Int64(group.feedPosition ?? 0))
+        out.flag(group.feedPosition == nil)
+        out.string(reason)
+        for value in [exposed, feedbackOnly, likes, dislikes, count] { out.int64(Int64(value)) }
     }
 }

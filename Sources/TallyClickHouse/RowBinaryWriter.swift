@@ -6,7 +6,9 @@
 /// 18.16 and current releases read it alike), and floats arrive bit for bit.
 ///
 /// The writer knows no column types: each method writes one type, so the caller writes the
-/// columns of its `INSERT` in their order with the methods of their types.
+/// columns of its `INSERT` in their order with the methods of their types. Every insert of the
+/// ingest (events, keys, the changes to the feed counters, rejected lines) and the external
+/// tables of its lookups go this way.
 struct RowBinaryWriter {
     /// The rows written so far.
     private(set) var bytes: [UInt8] = []
@@ -14,6 +16,17 @@ struct RowBinaryWriter {
     /// Creates a writer with room for `capacity` bytes.
     init(reserving capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A row of two `String` fields per element of `items`, such as the keys of a lookup's
+    /// external table.
+    init<Items: Collection>(rowsOf items: Items, fields: (Items.Element) -> (String, String)) {
+        bytes.reserveCapacity(items.count * 64)
+        for item in items {
+            let (first, second) = fields(item)
+            string(first)
+            string(second)
+        }
     }
 
     /// How many bytes are written.
@@ -45,6 +58,16 @@ struct RowBinaryWriter {
         guard let value else { return null() }
         bytes.append(0)
         int64(value)
+    }
+
+    /// A `UInt8` field.
+    mutating func uint8(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    /// A `UInt8` field holding a flag: 1 when `value` is true.
+    mutating func flag(_ value: Bool) {
+        bytes.append(value ? 1 : 0)
     }
 
     /// An `Int16` field: `value`'s low 16 bits (the caller's values fit).

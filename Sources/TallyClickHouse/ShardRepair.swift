@@ -74,22 +74,21 @@ enum ShardRepair {
             SELECT shard_num, any(shard_weight) FROM system.clusters WHERE cluster = \(ClickHouseSQL.literal(cluster))
             GROUP BY shard_num ORDER BY shard_num
             """)
-        var rows = RowWriter()
-        var slot: Int64 = 0
+        var rows = RowBinaryWriter()
+        var slot = 0
         for shard in shards.rows {
             guard case .int(let number) = shard[0], case .int(let weight) = shard[1] else { continue }
             for _ in 0..<max(weight, 0) {
-                rows.number(slot)
-                rows.number(number)
-                rows.text(cluster)
-                rows.endRow()
+                rows.uint32(slot)
+                rows.uint32(Int(number))
+                rows.string(cluster)
                 slot += 1
             }
         }
         guard slot > 0 else {
             throw ClickHouseError.unexpectedAnswer("cluster \(cluster) is not in system.clusters of \(client.url.absoluteString)")
         }
-        try client.insert(into: table, columns: ["slot", "shard", "cluster"], format: "TabSeparated", body: rows.bytes)
+        try client.insert(into: table, columns: ["slot", "shard", "cluster"], format: "RowBinary", body: rows.bytes)
     }
 
     /// When this server holds a request: merges its local event tables and marks their rollups

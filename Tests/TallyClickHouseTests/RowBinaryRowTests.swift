@@ -3,9 +3,10 @@ import TallyIngest
 import TallyQuery
 import XCTest
 
-/// Events and their keys travel to ClickHouse as `RowBinary` rows: every column of every family
+/// Every row the ingest sends travels to ClickHouse as `RowBinary`: every column of every family
 /// reads back as it was sent, present or NULL, at the edges of its type's range, long strings
-/// (lengths of two bytes) included.
+/// (lengths of two bytes) included; text holding tabs, newlines, carriage returns, backslashes,
+/// quotes and NUL reaches the events, the feed counters and the rejected lines unchanged.
 final class RowBinaryRowTests: XCTestCase {
     func testEachTypeIsWrittenAsRowBinaryHoldsIt() {
         var row = RowBinaryWriter()
@@ -100,5 +101,48 @@ final class RowBinaryRowTests: XCTestCase {
         let again = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: Array(lines.joined(separator: "\n").utf8),
                                                                                       name: "types.ndjson"), onRejection: { _, _ in })
         XCTAssertEqual(again, IngestCounts(accepted: 0, duplicates: 8, rejected: 0))
+    }
+
+    func testTextWithSeparatorsAndEscapesReadsBackUnchangedEverywhere() throws {
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        let lines = [
+            #"{"eventId":"r1","userId":"u\tone","materialId":"m'1\\","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":15,"#
+                + #""title":"a\tb\nc\\d'e\r\u0000f 线","position":{"progress":0.125},"more":{"k":"v\tw"}}"#,
+            #"{"eventId":"o1","timestamp":1795100000000,"eventName":"view_loaded","sessionId":"s\\1","userId":"u","#
+                + #""properties":{"k'\t":"v\\'\n","n":-1.5e-7,"z":null,"list":[1,"x'"],"big":123456789012}}"#,
+            #"{"id":"f1","timestamp":1795100000000,"feedbackType":"dislike","reason":"r\t1\n\\","#
+                + #""context":{"feedPosition":2,"impressionId":"i\t1","modelInfo":"m\n1"},"userId":"u\tone"}"#,
+            #"{"eventId":"e1","eventType":"exposure","clientTimestampMs":1795100000000,"userId":"u\tone","pageId":"p\r\\","#
+                + #""pageInstanceId":"pi\n","itemId":"it\t","impressionId":"i\t1","modelInfo":"m\n1","feedPosition":2}"#,
+            "{\"eventId\":\t\"bad\\t\",\"eventType\":\"exposure\"}",
+        ]
+        let counts = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: Array(lines.joined(separator: "\n").utf8),
+                                                                                       name: "escapes.ndjson"), onRejection: { _, _ in })
+        XCTAssertEqual(counts, IngestCounts(accepted: 4, duplicates: 0, rejected: 1))
+        XCTAssertEqual(try client.query("SELECT user_id, material_id, title, progress, position, sequence, session_id, extra FROM reading_events").rows,
+                       [[.text("u\tone"), .text("m'1\\"), .text("a\tb\nc\\d'e\r\u{0}f 线"), .double(0.125), .text(#"{"progress":0.125}"#), .null,
+                         .null, .text(#"{"more":{"k":"v\tw"}}"#)]])
+        XCTAssertEqual(try client.query("""
+            SELECT session_id, arrayStringConcat(prop_keys, '|'), arrayStringConcat(prop_values, '|'),
+                   arrayStringConcat(arrayMap(n -> ifNull(toString(n), 'NULL'), prop_numbers), '|')
+            FROM observability_events
+            """).rows,
+                       [[.text("s\\1"), .text("k'\t|n|list|big"), .text("v\\'\n|-1.5e-7|[1,\"x'\"]|123456789012"),
+                         .text("NULL|-1.5e-7|NULL|123456789012")]])
+        // The changes to the feed counters carry the same text.
+        XCTAssertEqual(try client.query("""
+            SELECT user_id, model_info, feed_position, reason, sum(reason_count) FROM dislike_user_reason_counts
+            GROUP BY user_id, model_info, feed_position, reason
+            """).rows, [[.text("u\tone"), .text("m\n1"), .int(2), .text("r\t1\n\\"), .int(1)]])
+        XCTAssertEqual(try client.query("""
+            SELECT dimension, group_value, sum(exposure_count) FROM exposure_user_groups WHERE user_id = 'u\\tone'
+            GROUP BY dimension, group_value ORDER BY dimension
+            """).rows, [[.text("day"), .text("2026-11-19"), .int(1)], [.text("item"), .text("it\t"), .int(1)],
+                        [.text("model"), .text("m\n1"), .int(1)], [.text("page"), .text("p\r\\"), .int(1)],
+                        [.text("position"), .text("2"), .int(1)]])
+        XCTAssertEqual(try client.query("SELECT file, line, raw FROM rejected_lines").rows,
+                       [[.text("escapes.ndjson"), .int(5), .text(lines[4])]])
     }
 }
