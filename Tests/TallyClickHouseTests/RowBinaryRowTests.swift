@@ -23,6 +23,9 @@ final class RowBinaryRowTests: XCTestCase {
         row.nullableFloat64(.infinity)
         row.strings(["a", ""])
         row.nullableFloat64s([nil, 1])
+        row.uint8(200)
+        row.flag(true)
+        row.flag(false)
         var expected: [UInt8] = [2, 0x61, 0x62, 0xAC, 0x02] + Array(repeating: 0x78, count: 300)
         expected += [1, 0, 0]
         expected += [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
@@ -31,7 +34,9 @@ final class RowBinaryRowTests: XCTestCase {
         expected += [0, 0, 0, 0, 0, 0, 0, 0xE0, 0x3F, 1]
         expected += [2, 1, 0x61, 0]
         expected += [2, 1, 0, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F]
+        expected += [200, 1, 0]
         XCTAssertEqual(row.bytes, expected)
+        XCTAssertEqual(RowBinaryWriter(rowsOf: [("a", ""), ("", "bc")]) { $0 }.bytes, [1, 0x61, 0, 0, 2, 0x62, 0x63])
     }
 
     func testEveryColumnOfEveryFamilyReadsBack() throws {
