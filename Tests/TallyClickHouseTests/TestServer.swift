@@ -99,7 +99,6 @@ extension XCTestCase {
 
     /// A fresh database with the schema and the sample data stored `batchSize` events a batch,
     /// dropped when the test ends; and the ingestor that stored it.
-    @discardableResult
     func sampleDatabase(batchSize: Int) throws -> (client: ClickHouseClient, ingestor: ClickHouseIngestor) {
         let client = try TestServer.freshDatabase()
         addTeardownBlock { TestServer.drop(client) }
