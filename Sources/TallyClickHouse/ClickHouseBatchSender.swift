@@ -77,15 +77,15 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                     stale = try ClickHouseRollups.markStale(fedBy: table, using: client) || stale
                 }
                 var inserts = EventFamily.allCases.filter { bodies[$0.index].count > 0 }.map {
-                    Insert(table: $0.clickHouseTable, columns: $0.clickHouseColumns, body: bodies[$0.index].bytes, stale: nil)
+                    Insert(table: $0.clickHouseTable, columns: $0.clickHouseColumns, rows: bodies[$0.index], stale: nil)
                 }
                 if impressionChanges.count > 0 {
                     inserts.append(Insert(table: ImpressionStates.changes, columns: ImpressionStates.changeColumns,
-                                          body: impressionChanges.bytes, stale: ImpressionStates.reactions))
+                                          rows: impressionChanges, stale: ImpressionStates.reactions))
                 }
                 if pairChanges.rows.count > 0 {
                     inserts.append(Insert(table: ExposurePairs.changes, columns: ExposurePairs.changeColumns,
-                                          body: pairChanges.rows.bytes, stale: ExposurePairs.table))
+                                          rows: pairChanges.rows, stale: ExposurePairs.table))
                     // Rows that move a pair to other groups may leave a member behind in
                     // `exposure_members`, which only adds: its rollups are remade below.
                     if pairChanges.moved {
@@ -95,7 +95,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 let done = try insertAll(inserts)
                 try collapseCopies(in: done.resent.union(recovering), remake: stale || done.marked)
                 if keys.count > 0 {
-                    try client.insert(into: "event_keys", columns: ["family", "key"], format: "RowBinary", body: keys.bytes)
+                    try client.insert(into: "event_keys", columns: ["family", "key"], rows: keys)
                 }
             } catch {
                 if uncertain.isEmpty {
@@ -118,7 +118,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             accepted += sent
         }
         if batch.rejectedRows.count > 0 {
-            try client.insert(into: "rejected_lines", columns: Self.rejectedColumns, format: "RowBinary", body: batch.rejectedRows.bytes)
+            try client.insert(into: "rejected_lines", columns: Self.rejectedColumns, rows: batch.rejectedRows)
         }
         return stored
     }
@@ -150,7 +150,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private struct Insert {
         var table: String
         var columns: [String]
-        var body: [UInt8]
+        var rows: RowBinaryWriter
         var stale: String?
     }
 
@@ -165,7 +165,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: inserts.count) { index in
             let insert = inserts[index]
             let outcome = Result {
-                try client.insert(into: insert.table, columns: insert.columns, format: "RowBinary", body: insert.body) {
+                try client.insert(into: insert.table, columns: insert.columns, rows: insert.rows) {
                     if try ClickHouseRollups.markStale(fedBy: insert.stale ?? insert.table, using: client) { marked.withLock { $0 = true } }
                 }
             }
@@ -227,7 +227,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         var stored: [EventFamily: Set<Bytewise<String>>] = [:]
         let condition = ProbeSets.condition(ProbeSets.eventKeys, batch: "batch_keys", probing: try probing())
         let result = try client.query("SELECT family, key FROM event_keys WHERE \(condition)",
-                                      table: "batch_keys", structure: "family String, key String", rows: batch.keyRows.bytes)
+                                      table: "batch_keys", structure: "family String, key String", rows: batch.keyRows)
         for row in result.rows {
             if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1] {
                 stored[family, default: []].insert(Bytewise(key))

@@ -5,7 +5,7 @@ import FoundationNetworking
 import TallySupport
 
 /// A small synchronous client of ClickHouse's HTTP interface: queries answer in
-/// `TabSeparatedWithNamesAndTypes`, inserts send bodies in the format they name (gzip-compressed
+/// `TabSeparatedWithNamesAndTypes`, inserts send `RowBinary` rows (gzip-compressed
 /// unless the server is on this machine), and a query can carry a table of values with it
 /// (external data). Requests from several threads at once each wait for their own answer. On Linux, requests with a body to an `http://` server
 /// go over a plain socket (`PlainHTTPRequest`); the others through `URLSession`.
@@ -62,24 +62,16 @@ public final class ClickHouseClient: @unchecked Sendable {
         _ = try send(sql, settings: settings, useDatabase: useDatabase)
     }
 
-    /// Inserts `body`, JSONEachRow lines, into `table` (`insert(into:columns:format:body:beforeResend:)`).
+    /// Inserts `rows`, `RowBinary` rows holding `columns` in that order, into `table`;
+    /// gzip-compressed when `compressesInserts`, sent again unchanged when the request fails
+    /// without an answer. Returns whether it was sent more than once (the server may then hold
+    /// two copies until they are merged). `beforeResend` runs before each resend (an unreachable
+    /// server there counts as the attempt failing).
     @discardableResult
-    public func insert(into table: String, jsonEachRow body: [UInt8]) throws -> Bool {
-        try insert(into: table, format: "JSONEachRow", body: body)
-    }
-
-    /// Inserts `body`, rows in `format` (such as `RowBinary`) holding `columns` (nil: every
-    /// column, in the table's order), into `table`; gzip-compressed when `compressesInserts`,
-    /// sent again unchanged when the request fails without an answer. Returns whether it was
-    /// sent more than once (the server may then hold two copies until they are merged).
-    /// `beforeResend` runs before each resend (an unreachable server there counts as the
-    /// attempt failing).
-    @discardableResult
-    public func insert(into table: String, columns: [String]? = nil, format: String, body: [UInt8],
-                       beforeResend: () throws -> Void = {}) throws -> Bool {
-        let payload = Data(compressesInserts ? try Gzip.compress(body, level: 1) : body)
-        let names = try columns.map { " (" + (try $0.map(ClickHouseSQL.identifier).joined(separator: ", ")) + ")" } ?? ""
-        let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table))\(names) FORMAT \(format)"
+    func insert(into table: String, columns: [String], rows: RowBinaryWriter, beforeResend: () throws -> Void = {}) throws -> Bool {
+        let payload = Data(compressesInserts ? try Gzip.compress(rows.bytes, level: 1) : rows.bytes)
+        let names = try columns.map(ClickHouseSQL.identifier).joined(separator: ", ")
+        let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table)) (\(names)) FORMAT RowBinary"
         var delay = 0.5
         for attempt in 1...attempts {
             do {
@@ -124,11 +116,11 @@ public final class ClickHouseClient: @unchecked Sendable {
     /// Runs a query that may read `table`, a table of `RowBinary` `rows` (one column per field of
     /// `structure`, such as `family String, key String`) sent along with the request as
     /// ClickHouse's external data, so that long lists of values need no SQL text.
-    public func query(_ sql: String, table: String, structure: String, rows: [UInt8]) throws -> ClickHouseResult {
+    func query(_ sql: String, table: String, structure: String, rows: RowBinaryWriter) throws -> ClickHouseResult {
         let name = try ClickHouseSQL.identifier(table)
         let boundary = "tally-" + UUID().uuidString
         var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n\r\n".utf8)
-        body.append(contentsOf: rows)
+        body.append(contentsOf: rows.bytes)
         body.append(contentsOf: Array("\r\n--\(boundary)--\r\n".utf8))
         let data = try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: [name + "_structure": structure, name + "_format": "RowBinary"],
                             useDatabase: true,
@@ -193,6 +185,23 @@ public final class ClickHouseClient: @unchecked Sendable {
             throw ClickHouseError.server(url: label, status: http.statusCode, message: Self.firstLine(text))
         }
         return data ?? Data()
+    }
+
+    // MARK: - Tables
+
+    /// The database's tables, each with its engine.
+    func tables() throws -> [String: String] {
+        var out: [String: String] = [:]
+        for row in try query("SELECT name, engine FROM system.tables WHERE database = \(ClickHouseSQL.literal(database))").rows {
+            if let name = row[0].text, let engine = row[1].text { out[name] = engine }
+        }
+        return out
+    }
+
+    /// Creates `name` unless it exists: an empty table whose existence is a mark (a batch in
+    /// flight, rollups stale, a set being filled).
+    func mark(_ name: String) throws {
+        try execute("CREATE TABLE IF NOT EXISTS \(database).\(name) (mark UInt8) ENGINE = TinyLog")
     }
 
     /// Whether `host` names this machine.

@@ -388,9 +388,8 @@ enum ClickHouseRollups {
     /// ones marked stale, and creates the views (and on a cluster the Distributed tables).
     static func create(using client: ClickHouseClient, cluster: String?) throws {
         let db = client.database
-        let tables = try client.query("SELECT name, engine FROM system.tables WHERE database = \(ClickHouseSQL.literal(db))").rows
-        var existing = Set(tables.compactMap { $0.first?.text })
-        let distributed = Set(tables.filter { $0.last?.text == "Distributed" }.compactMap { $0.first?.text })
+        let tables = try client.tables()
+        var existing = Set(tables.keys)
         let layouts = try self.layouts(using: client)
         for table in retired.flatMap({ [$0, $0 + "_local", staleMark($0)] }) where existing.contains(table) {
             try client.execute("DROP TABLE \(db).\(table)")
@@ -401,7 +400,7 @@ enum ClickHouseRollups {
             let source = cluster == nil ? rollup.source : rollup.source + "_local"
             // A cluster's server addressed without the cluster (`report ingest`, `report serve`):
             // its rollups are the Distributed tables `init --cluster` made, fed on every shard.
-            if cluster == nil, distributed.contains(local) { continue }
+            if cluster == nil, tables[local] == "Distributed" { continue }
             if existing.contains(local), layouts[local] != layout(of: rollup) {
                 // Made by an earlier layout: its view feeds columns it no longer has.
                 try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
@@ -506,11 +505,9 @@ enum ClickHouseRollups {
     @discardableResult
     static func markStale(fedBy table: String, using client: ClickHouseClient) throws -> Bool {
         guard feed(table) else { return false }
-        let engine = try client.query(
-            "SELECT engine FROM system.tables WHERE database = \(ClickHouseSQL.literal(client.database)) AND name = \(ClickHouseSQL.literal(table))")
         // A Distributed table's rows live on the shards, whose Replicated tables drop a resent block.
-        guard engine.rows.first?.first?.text != "Distributed" else { return false }
-        try client.execute("CREATE TABLE IF NOT EXISTS \(client.database).\(staleMark(table)) (stale UInt8) ENGINE = TinyLog")
+        guard try client.tables()[table] != "Distributed" else { return false }
+        try client.mark(staleMark(table))
         return true
     }
 }

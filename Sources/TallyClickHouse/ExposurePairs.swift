@@ -151,7 +151,7 @@ enum ExposurePairs {
             FROM (SELECT page_instance_id, item_id, argMinMerge(first) AS f, sumMerge(events) AS pair_events
                   FROM \(table) WHERE \(ProbeSets.condition(ProbeSets.exposurePairs, batch: "batch_pairs", probing: probing))
                   GROUP BY page_instance_id, item_id)
-            """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup.bytes)
+            """, table: "batch_pairs", structure: "page_instance_id String, item_id String", rows: lookup)
         var pairs: [Key: First] = [:]
         for row in result.rows {
             pairs[Key(pageInstance: row[0].text ?? "", item: row[1].text ?? "")] = First(

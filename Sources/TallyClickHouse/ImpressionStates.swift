@@ -88,7 +88,7 @@ enum ImpressionStates {
                    tupleElement(r, 3), tupleElement(r, 4), tupleElement(r, 5), tupleElement(r, 6), tupleElement(r, 7)
             FROM (SELECT user_id, impression_id, argMaxMerge(reaction) AS r FROM \(reactions) WHERE \(condition)
                   GROUP BY user_id, impression_id)
-            """, table: "batch_impressions", structure: "user_id String, impression_id String", rows: lookup.bytes)
+            """, table: "batch_impressions", structure: "user_id String, impression_id String", rows: lookup)
         var states: [Key: ImpressionState] = [:]
         for row in result.rows {
             let key = Key(user: row[0].text ?? "", impression: row[1].text ?? "")

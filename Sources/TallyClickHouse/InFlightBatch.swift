@@ -29,7 +29,7 @@ enum InFlightBatch {
 
     /// Marks a batch in flight under `mark`.
     static func begin(_ mark: String, using client: ClickHouseClient) throws {
-        try client.execute("CREATE TABLE IF NOT EXISTS \(client.database).\(mark) (in_flight UInt8) ENGINE = TinyLog")
+        try client.mark(mark)
     }
 
     /// Drops `mark`: its batch is stored, keys included.
@@ -43,10 +43,7 @@ enum InFlightBatch {
     /// (`ShardRepair.request`) and the missing keys stored through the Distributed tables.
     static func recover(using client: ClickHouseClient, cluster: String?) throws {
         let db = client.database
-        let marks = try client.query("""
-            SELECT name FROM system.tables
-            WHERE database = \(ClickHouseSQL.literal(db)) AND position(name, \(ClickHouseSQL.literal(prefix))) = 1
-            """).rows.compactMap { $0.first?.text }
+        let marks = try client.tables().keys.filter { $0.hasPrefix(prefix) }
         guard !marks.isEmpty else { return }
         let cluster = try cluster ?? ShardRepair.cluster(using: client)
         if let cluster {

@@ -58,10 +58,9 @@ enum ProbeSets {
     static func create(using client: ClickHouseClient, cluster: String?) throws {
         guard cluster == nil, try ShardRepair.cluster(using: client) == nil else { return }
         let db = client.database
-        let tables = Set(try client.query("SELECT name FROM system.tables WHERE database = \(ClickHouseSQL.literal(db))").rows
-            .compactMap { $0.first?.text })
-        for probe in all where !tables.contains(probe.name) || tables.contains(fillingMark(probe)) {
-            try client.execute("CREATE TABLE IF NOT EXISTS \(db).\(fillingMark(probe)) (filling UInt8) ENGINE = TinyLog")
+        let tables = try client.tables()
+        for probe in all where tables[probe.name] == nil || tables[fillingMark(probe)] != nil {
+            try client.mark(fillingMark(probe))
             try client.execute("CREATE TABLE IF NOT EXISTS \(db).\(probe.name) (h UInt64) ENGINE = Set")
             for (index, source) in probe.sources.enumerated() {
                 try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(probe.name)_mv\(index) TO \(db).\(probe.name) AS "
@@ -78,17 +77,14 @@ enum ProbeSets {
     /// `create(using:cluster:)` does (after a run stopped mid-batch).
     static func refill(using client: ClickHouseClient) throws {
         for probe in all {
-            try client.execute("CREATE TABLE IF NOT EXISTS \(client.database).\(fillingMark(probe)) (filling UInt8) ENGINE = TinyLog")
+            try client.mark(fillingMark(probe))
         }
     }
 
     /// Whether the database's sets are complete, so that the lookups can probe them.
     static func ready(using client: ClickHouseClient) throws -> Bool {
-        let names = all.flatMap { [$0.name, fillingMark($0)] }.map(ClickHouseSQL.literal).joined(separator: ", ")
-        let found = Set(try client.query("""
-            SELECT name FROM system.tables WHERE database = \(ClickHouseSQL.literal(client.database)) AND name IN (\(names))
-            """).rows.compactMap { $0.first?.text })
-        return all.allSatisfy { found.contains($0.name) && !found.contains(fillingMark($0)) }
+        let tables = try client.tables()
+        return all.allSatisfy { tables[$0.name] != nil && tables[fillingMark($0)] == nil }
     }
 
     /// The condition a lookup puts on `probe`'s columns of the table it reads (named `names` there

@@ -53,9 +53,7 @@ enum ShardRepair {
     /// definition; nil on one server.
     static func cluster(using client: ClickHouseClient) throws -> String? {
         let db = client.database
-        let engine = try client.query(
-            "SELECT engine FROM system.tables WHERE database = \(ClickHouseSQL.literal(db)) AND name = 'event_keys'")
-        guard engine.rows.first?.first?.text == "Distributed" else { return nil }
+        guard try client.tables()["event_keys"] == "Distributed" else { return nil }
         let statement = try client.query("SHOW CREATE TABLE \(db).event_keys").rows.first?.first?.text ?? ""
         guard let start = statement.range(of: "Distributed(")?.upperBound,
               let end = statement[start...].firstIndex(where: { $0 == "," || $0 == ")" }) else {
@@ -88,7 +86,7 @@ enum ShardRepair {
         guard slot > 0 else {
             throw ClickHouseError.unexpectedAnswer("cluster \(cluster) is not in system.clusters of \(client.url.absoluteString)")
         }
-        try client.insert(into: table, columns: ["slot", "shard", "cluster"], format: "RowBinary", body: rows.bytes)
+        try client.insert(into: table, columns: ["slot", "shard", "cluster"], rows: rows)
     }
 
     /// When this server holds a request: merges its local event tables and marks their rollups
@@ -96,17 +94,14 @@ enum ShardRepair {
     /// request's cluster (nil when there is none), for that creation and for `finish`.
     static func begin(using client: ClickHouseClient) throws -> String? {
         let db = client.database
-        let local = try client.query(
-            "SELECT count() FROM system.tables WHERE database = \(ClickHouseSQL.literal(db)) AND name = '\(table)_local'")
-        guard local.rows.first?.first == .int(1),
+        guard try client.tables()[table + "_local"] != nil,
               let cluster = try client.query("SELECT DISTINCT cluster FROM \(db).\(table)_local LIMIT 1").rows.first?.first?.text
         else { return nil }
         for family in EventFamily.allCases {
             try client.mergeFinal("\(db).\(family.clickHouseTable)_local")
         }
         for family in EventFamily.allCases {
-            let mark = ClickHouseRollups.staleMark(family.clickHouseTable + "_local")
-            try client.execute("CREATE TABLE IF NOT EXISTS \(db).\(mark) (stale UInt8) ENGINE = TinyLog")
+            try client.mark(ClickHouseRollups.staleMark(family.clickHouseTable + "_local"))
         }
         return cluster
     }

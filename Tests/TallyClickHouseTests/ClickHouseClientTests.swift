@@ -1,4 +1,4 @@
-import TallyClickHouse
+@testable import TallyClickHouse
 import TallySupport
 import XCTest
 
@@ -9,7 +9,7 @@ final class ClickHouseClientTests: XCTestCase {
         // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
         let client = try ClickHouseClient(url: "http://127.0.0.1:9", database: "tally", attempts: 4,
                                           pause: { seconds in pauses.withLock { $0.append(seconds) } })
-        XCTAssertThrowsError(try client.insert(into: "reading_events", jsonEachRow: Array("{}\n".utf8))) { error in
+        XCTAssertThrowsError(try client.insert(into: "reading_events", columns: ["event_id"], rows: RowBinaryWriter())) { error in
             guard case .unreachable(let url, _)? = error as? ClickHouseError else { return XCTFail("\(error)") }
             XCTAssertEqual(url, "http://127.0.0.1:9")
         }

@@ -1,4 +1,4 @@
-import TallyClickHouse
+@testable import TallyClickHouse
 import TallyQuery
 import XCTest
 
@@ -9,7 +9,9 @@ final class InsertTransportTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try client.execute("CREATE DATABASE \(client.database)", useDatabase: false)
-        XCTAssertThrowsError(try client.insert(into: "no_such_table", jsonEachRow: Array("{}\n".utf8))) { error in
+        var row = RowBinaryWriter()
+        row.int64(1)
+        XCTAssertThrowsError(try client.insert(into: "no_such_table", columns: ["n"], rows: row)) { error in
             guard case .server(_, let status, let message)? = error as? ClickHouseError else { return XCTFail("\(error)") }
             XCTAssertEqual(status, 404)
             XCTAssertEqual((error as? ClickHouseError)?.code, 60, message)
@@ -22,9 +24,13 @@ final class InsertTransportTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try client.execute("CREATE DATABASE \(client.database)", useDatabase: false)
-        try client.execute("CREATE TABLE t (n UInt64, s String) ENGINE = MergeTree ORDER BY n")
-        let rows = (0..<200_000).map { #"{"n":\#($0),"s":"线性代数 \#($0)"}"# }.joined(separator: "\n")
-        try client.insert(into: "t", jsonEachRow: Array(rows.utf8))
+        try client.execute("CREATE TABLE t (n Int64, s String) ENGINE = MergeTree ORDER BY n")
+        var rows = RowBinaryWriter()
+        for n in 0..<200_000 {
+            rows.int64(Int64(n))
+            rows.string("线性代数 \(n)")
+        }
+        try client.insert(into: "t", columns: ["n", "s"], rows: rows)
         let bytes = (0..<200_000).reduce(0) { $0 + "线性代数 \($1)".utf8.count }
         XCTAssertEqual(try client.query("SELECT count(), sum(n), sum(length(s)) FROM t").rows,
                        [[.int(200_000), .int(19_999_900_000), .int(Int64(bytes))]])
