@@ -11,7 +11,8 @@ import TallySupport
 /// go over a plain socket (`PlainHTTPRequest`); the others through `URLSession`.
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
-/// sent again with the very same bytes, up to `attempts` times, so that a server which did
+/// sent again with the very same bytes, up to `attempts` times (so is a lookup that sends a table
+/// along, which changes nothing), so that a server which did
 /// store the first copy can recognise the second (Replicated tables drop an identical block; on
 /// one server the ingest then has the table merged (`mergeFinal(_:)`), so ReplacingMergeTree has collapsed
 /// the identical rows before the queries, which do not read `FINAL`, see them; docs/clickhouse.md).
@@ -20,7 +21,7 @@ public final class ClickHouseClient: @unchecked Sendable {
     public let url: URL
     /// The database queries run in.
     public let database: String
-    /// How many times an insert is tried before its failure is reported.
+    /// How many times an insert or a lookup is tried before its failure is reported.
     public let attempts: Int
     /// Whether insert bodies travel gzip-compressed: true unless the server is on this machine
     /// (a loopback address), where compressing costs both sides more CPU than the bytes cost.
@@ -31,7 +32,7 @@ public final class ClickHouseClient: @unchecked Sendable {
     /// Creates a client of the server at `url` working in `database`.
     ///
     /// - Parameters:
-    ///   - attempts: tries per insert (at least 1).
+    ///   - attempts: tries per insert or lookup (at least 1).
     ///   - pause: waits between tries, given seconds (0.5, 1, 2, …); injected so tests do not sleep.
     public init(url: String, database: String = "tally", attempts: Int = 4,
                 pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }) throws {
@@ -72,19 +73,10 @@ public final class ClickHouseClient: @unchecked Sendable {
         let payload = Data(compressesInserts ? try Gzip.compress(rows.bytes, level: 1) : rows.bytes)
         let names = try columns.map(ClickHouseSQL.identifier).joined(separator: ", ")
         let sql = "INSERT INTO \(try ClickHouseSQL.identifier(table)) (\(names)) FORMAT RowBinary"
-        var delay = 0.5
-        for attempt in 1...attempts {
-            do {
-                if attempt > 1 { try beforeResend() }
-                _ = try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: payload,
-                             headers: compressesInserts ? ["Content-Encoding": "gzip"] : [:])
-                return attempt > 1
-            } catch ClickHouseError.unreachable where attempt < attempts {
-                pause(delay)
-                delay *= 2
-            }
-        }
-        return false
+        return try trying(attempts, while: Self.unanswered, beforeResend: beforeResend) {
+            try send(sql, settings: ["insert_distributed_sync": "1"], useDatabase: true, body: payload,
+                     headers: compressesInserts ? ["Content-Encoding": "gzip"] : [:])
+        }.resent
     }
 
     /// How many times `mergeFinal(_:)` asks for a merge the server did not do.
@@ -98,33 +90,30 @@ public final class ClickHouseClient: @unchecked Sendable {
     /// `ABORTED` for a merge cancelled), and asked again after a pause (0.5, 1, 2, … s), up to
     /// `mergeAttempts` times; then it throws `ClickHouseError.notMerged`.
     public func mergeFinal(_ table: String) throws {
-        var delay = 0.5
-        for attempt in 1...Self.mergeAttempts {
-            do {
+        let notDone = { (error: any Error) in (error as? ClickHouseError)?.code.map(ClickHouseError.mergeNotDone.contains) == true }
+        do {
+            _ = try trying(Self.mergeAttempts, while: notDone) {
                 try execute("OPTIMIZE TABLE \(table) FINAL", settings: ["optimize_throw_if_noop": "1"])
-                return
-            } catch let error as ClickHouseError where error.code.map(ClickHouseError.mergeNotDone.contains) == true {
-                guard attempt < Self.mergeAttempts else {
-                    throw ClickHouseError.notMerged(url: url.absoluteString, table: table, attempts: attempt, message: error.message)
-                }
-                pause(delay)
-                delay *= 2
             }
+        } catch let error as ClickHouseError where notDone(error) {
+            throw ClickHouseError.notMerged(url: url.absoluteString, table: table, attempts: Self.mergeAttempts, message: error.message)
         }
     }
 
     /// Runs a query that may read `table`, a table of `RowBinary` `rows` (one column per field of
     /// `structure`, such as `family String, key String`) sent along with the request as
-    /// ClickHouse's external data, so that long lists of values need no SQL text.
+    /// ClickHouse's external data, so that long lists of values need no SQL text. A read changes
+    /// nothing, so a request that fails without an answer is sent again, as an insert is.
     func query(_ sql: String, table: String, structure: String, rows: RowBinaryWriter) throws -> ClickHouseResult {
         let name = try ClickHouseSQL.identifier(table)
         let boundary = "tally-" + UUID().uuidString
         var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n\r\n".utf8)
         body.append(contentsOf: rows.bytes)
         body.append(contentsOf: Array("\r\n--\(boundary)--\r\n".utf8))
-        let data = try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: [name + "_structure": structure, name + "_format": "RowBinary"],
-                            useDatabase: true,
-                            body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+        let data = try trying(attempts, while: Self.unanswered) {
+            try send(sql + "\nFORMAT TabSeparatedWithNamesAndTypes", settings: [name + "_structure": structure, name + "_format": "RowBinary"],
+                     useDatabase: true, body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+        }.answer
         return try ClickHouseResult(tabSeparated: data)
     }
 
@@ -185,6 +174,33 @@ public final class ClickHouseClient: @unchecked Sendable {
             throw ClickHouseError.server(url: label, status: http.statusCode, message: Self.firstLine(text))
         }
         return data ?? Data()
+    }
+
+    // MARK: - Tries
+
+    /// Runs `request` up to `attempts` times while it fails with an error `retry` accepts,
+    /// pausing 0.5, 1, 2, … s between tries and running `beforeResend` before each new one (a
+    /// failure there counts as the try failing). Returns the answer and whether it took more
+    /// than one try.
+    private func trying<Answer>(_ attempts: Int, while retry: (any Error) -> Bool, beforeResend: () throws -> Void = {},
+                                _ request: () throws -> Answer) throws -> (answer: Answer, resent: Bool) {
+        var delay = 0.5, attempt = 1
+        while true {
+            do {
+                if attempt > 1 { try beforeResend() }
+                return (try request(), attempt > 1)
+            } catch where attempt < attempts && retry(error) {
+                pause(delay)
+                delay *= 2
+                attempt += 1
+            }
+        }
+    }
+
+    /// Whether `error` is a request that failed before any answer (`ClickHouseError.unreachable`).
+    private static func unanswered(_ error: any Error) -> Bool {
+        if case ClickHouseError.unreachable = error { return true }
+        return false
     }
 
     // MARK: - Tables
