@@ -11,11 +11,11 @@ import TallySupport
 /// go over a plain socket (`PlainHTTPRequest`); the others through `URLSession`.
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
-/// sent again with the very same bytes, up to `attempts` times (so is a lookup that sends a table
-/// along, which changes nothing), so that a server which did
+/// sent again with the very same bytes, up to `attempts` times, so that a server which did
 /// store the first copy can recognise the second (Replicated tables drop an identical block; on
 /// one server the ingest then has the table merged (`mergeFinal(_:)`), so ReplacingMergeTree has collapsed
 /// the identical rows before the queries, which do not read `FINAL`, see them; docs/clickhouse.md).
+/// A lookup that sends a table along is tried the same way, since it changes nothing.
 public final class ClickHouseClient: @unchecked Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8123`.
     public let url: URL
