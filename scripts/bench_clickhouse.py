@@ -84,14 +84,15 @@ PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365']
             ['dislike-rate'], ['dislike-rate', '--by', 'model', '--top-reasons', '3'], ['exposures', '--by', 'day'],
             ['exposures', '--by', 'page'], ['exposures', '--by', 'item'], ['exposures', '--by', 'model'],
             ['exposures', '--by', 'position'], ['retention']]
-EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events', 'event_keys']
+EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events']
 # The feed states, which views of the event tables keep; the feed counters are summed from the
 # ingest's changes, so a copy has them remade from these (`copy_store`).
 STATE_TABLES = ['impression_reactions', 'exposure_pairs']
-# The ingest's lookups, by statement kind (`statement_kind`).
-LOOKUPS = {'SELECT event_keys', 'SELECT exposure_pairs', 'SELECT impression_exposures'}
+# The ingest's lookups, by statement kind (`statement_kind`): the keys' probe of the batch, the
+# keys it finds looked up in the event tables, the pairs' and the impressions' states.
+LOOKUPS = {'SELECT batch_keys', 'SELECT exposure_pairs', 'SELECT impression_exposures'} | {'SELECT ' + table for table in EVENT_TABLES}
 # Columns a copy suffixes, so that every copy holds new users and new events.
-RENAMED = {'user_id', 'event_id', 'id', 'key', 'session_id', 'page_instance_id'}
+RENAMED = {'user_id', 'event_id', 'id', 'session_id', 'page_instance_id'}
 RAW_COLUMNS = """
     eventId String, id String, userId String, eventType String, eventName String, sessionId String,
     clientSessionId String, clientTimestampMs Int64, clientTimezoneOffsetMinutes Int16, materialId String,
@@ -184,7 +185,7 @@ def events_in(server, database):
     if not server.rows("SELECT name FROM system.databases WHERE name = '%s'" % database):
         return 0
     return sum(int(server.run('SELECT count() FROM %s.%s' % (database, table)))
-               for table in EVENT_TABLES[:4])
+               for table in EVENT_TABLES)
 
 
 def server_cpu(server_dir):

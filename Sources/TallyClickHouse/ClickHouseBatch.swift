@@ -2,24 +2,24 @@ import TallyEvents
 import TallyIngest
 
 /// One batch of the ClickHouse ingest, prepared while the batch before it is sent: each
-/// family's rows already written as `RowBinary`, the batch's keys (each once: a key met
-/// again in the batch is a duplicate and never reaches it), what each feedback and exposure
+/// family's rows already written as `RowBinary`, the batch's keys to look up (each once: a key
+/// met again in the batch is a duplicate and never reaches it), what each feedback and exposure
 /// event tells of its impression (`ImpressionStates`), what each exposure event tells of its
 /// (page instance, item) (`ExposurePairs`) and the rejected lines.
 struct ClickHouseBatch: Sendable {
-    /// An event of the batch: its key, and where its row and its key's row are.
+    /// An event of the batch: its key, and where its row is.
     struct Entry: Sendable {
         var family: EventFamily
         var key: String
         var row: Range<Int>
-        var keyRow: Range<Int>
     }
 
     /// The events, in arrival order.
     private(set) var entries: [Entry] = []
     /// Each family's rows, indexed as `EventFamily.allCases`.
     private(set) var rows = [RowBinaryWriter](repeating: RowBinaryWriter(), count: EventFamily.allCases.count)
-    /// A (family, key) `RowBinary` row per entry, as `event_keys` holds them.
+    /// A (family, key, user) `RowBinary` row per entry, as the lookup of stored keys reads them
+    /// (`ClickHouseBatchSender.keyStructure`).
     private(set) var keyRows = RowBinaryWriter()
     /// The share of an impression's state each feedback event, and each exposure event with an
     /// impression, brings: the entry's index, the (user, impression) and the share.
@@ -59,10 +59,10 @@ struct ClickHouseBatch: Sendable {
         let index = event.family.index
         let start = rows[index].count
         event.writeClickHouseRow(localDate: dateCache.text, to: &rows[index])
-        let keyStart = keyRows.count
         keyRows.string(event.family.rawValue)
         keyRows.string(key)
-        entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count, keyRow: keyStart..<keyRows.count))
+        keyRows.string(event.common.userId)
+        entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count))
         var share = ImpressionState()
         switch event {
         case .feedback(let feedback):

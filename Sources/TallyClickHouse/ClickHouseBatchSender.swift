@@ -6,11 +6,11 @@ import TallySupport
 /// Sends prepared batches, one after another: looks up which of a batch's keys are stored,
 /// works out what the other events change in the dislike-rate counters (`ImpressionStates`) and
 /// the exposure counts (`ExposurePairs`), inserts those events and changes (every table at the
-/// same time; the events' inserts update the states), then the events' keys, then the batch's
-/// rejected lines. From before its first insert until its keys are stored, a batch is marked in
-/// flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch is stored,
-/// keys included, before the next one's lookup, a key the ingest met in an earlier batch is found
-/// as stored.
+/// same time; the events' inserts update the states and the keys' set), then the batch's
+/// rejected lines. From before its first insert until every insert is acknowledged, a batch is
+/// marked in flight (`InFlightBatch`), so a run stopped in between is repaired. Since each batch
+/// is stored before the next one's lookup, a key the ingest met in an earlier batch is found as
+/// stored.
 ///
 /// It runs on one thread at a time: the ingestor hands it a batch and waits for it before
 /// handing the next or reading its counts, so its state needs no lock.
@@ -19,7 +19,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     private(set) var accepted = 0
     private(set) var duplicates = 0
     private let client: ClickHouseClient
-    /// Keys of events a failed send may have stored without their keys, per family.
+    /// Keys of events a failed send may have stored, per family: sent again when they come again.
     private var uncertain: [EventFamily: Set<Bytewise<String>>] = [:]
     /// This sender's in-flight mark (`InFlightBatch`), and whether it is set.
     private let mark = InFlightBatch.newMark()
@@ -40,13 +40,11 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         if batch.count > 0 {
             stored = try storedKeys(batch)
             var bodies = batch.rows
-            var keys = batch.keyRows
             var sending: [EventFamily: Set<Bytewise<String>>] = [:]
             var recovering: Set<String> = []
             var sent = 0
             if !stored.isEmpty {
                 for index in bodies.indices { bodies[index].removeAll() }
-                keys.removeAll()
             }
             for entry in batch.entries {
                 if stored[entry.family]?.contains(Bytewise(entry.key)) == true {
@@ -56,7 +54,6 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 sent += 1
                 if !stored.isEmpty {
                     bodies[entry.family.index].append(rowsOf: batch.rows[entry.family.index], range: entry.row)
-                    keys.append(rowsOf: batch.keyRows, range: entry.keyRow)
                 }
                 if !uncertain.isEmpty {
                     sending[entry.family, default: []].insert(Bytewise(entry.key))
@@ -94,9 +91,6 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 }
                 let done = try insertAll(inserts)
                 try collapseCopies(in: done.resent.union(recovering), remake: stale || done.marked)
-                if keys.count > 0 {
-                    try client.insert(into: "event_keys", columns: ["family", "key"], rows: keys)
-                }
             } catch {
                 if uncertain.isEmpty {
                     for entry in batch.entries where stored[entry.family]?.contains(Bytewise(entry.key)) != true {
@@ -110,7 +104,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
                 for entry in batch.entries { uncertain[entry.family]?.remove(Bytewise(entry.key)) }
                 uncertain = uncertain.filter { !$0.value.isEmpty }
             }
-            // While events a failed send may have stored lack their keys, the mark stays.
+            // While events a failed send may have stored have not come again, the mark stays.
             if marked, uncertain.isEmpty {
                 try InFlightBatch.end(mark, using: client)
                 marked = false
@@ -155,9 +149,9 @@ final class ClickHouseBatchSender: @unchecked Sendable {
     }
 
     /// Runs `inserts` (each family's events, and the changes to the feed counters), all at the
-    /// same time: a change needs only the lookup before it, and a key follows its event. Returns
-    /// the tables whose insert was sent more than once, and whether a resend marked rollups stale
-    /// (it does so before sending again). Throws the first failure, once every insert has finished.
+    /// same time: a change needs only the lookup before it. Returns the tables whose insert was
+    /// sent more than once, and whether a resend marked rollups stale (it does so before sending
+    /// again). Throws the first failure, once every insert has finished.
     private func insertAll(_ inserts: [Insert]) throws -> (resent: Set<String>, marked: Bool) {
         let client = self.client
         let outcomes = Locked<[Int: Result<Bool, any Error>]>([:])
@@ -220,14 +214,57 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         return stored[entry.family]?.contains(Bytewise(entry.key)) == true
     }
 
-    /// The batch's keys already in `event_keys`, per family: one query, the keys sent along
-    /// as the external table `batch_keys`, probed first in the keys' set where the database has
-    /// one (`ProbeSets`).
+    /// The columns of the batch's keys as the lookups send them (`ClickHouseBatch.keyRows`).
+    private static let keyStructure = "family String, key String, user_id String"
+
+    /// The batch's keys already stored, per family, less those of events a failed send may have
+    /// stored (`uncertain`: they are sent again). Where the database has the keys' set
+    /// (`ProbeSets`), one query finds the batch's keys the set holds, usually none; those are
+    /// looked up in their event tables under their users (the tables' sorting key, so a few keys
+    /// read a few granules), and any not found there (a key stored under another user, or a hash
+    /// collision) by key alone. Without the set every key is looked up by key alone.
     private func storedKeys(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<Bytewise<String>>] {
         var stored: [EventFamily: Set<Bytewise<String>>] = [:]
-        let condition = ProbeSets.condition(ProbeSets.eventKeys, batch: "batch_keys", probing: try probing())
-        let result = try client.query("SELECT family, key FROM event_keys WHERE \(condition)",
-                                      table: "batch_keys", structure: "family String, key String", rows: batch.keyRows)
+        if try probing() {
+            let probe = "SELECT family, key, user_id FROM batch_keys WHERE cityHash64(family, key) IN \(ProbeSets.eventKeys.name)"
+            let candidates = try client.query(probe, table: "batch_keys", structure: Self.keyStructure, rows: batch.keyRows).rows.compactMap { row in
+                EventFamily(rawValue: row[0].text ?? "").map { (family: $0, key: row[1].text ?? "", user: row[2].text ?? "") }
+            }
+            if !candidates.isEmpty {
+                stored = try lookUp(candidates, byUser: true)
+                let left = candidates.filter { stored[$0.family]?.contains(Bytewise($0.key)) != true }
+                if !left.isEmpty { stored.merge(try lookUp(left, byUser: false)) { $0.union($1) } }
+            }
+        } else {
+            stored = try lookUp(batch.keyRows, in: Set(batch.entries.map(\.family)), byUser: false)
+        }
+        for (family, keys) in uncertain { stored[family]?.subtract(keys) }
+        return stored.filter { !$0.value.isEmpty }
+    }
+
+    /// Which of `candidates` are stored, per family (see `lookUp(_:in:byUser:)`).
+    private func lookUp(_ candidates: [(family: EventFamily, key: String, user: String)], byUser: Bool) throws -> [EventFamily: Set<Bytewise<String>>] {
+        var rows = RowBinaryWriter()
+        for candidate in candidates {
+            rows.string(candidate.family.rawValue)
+            rows.string(candidate.key)
+            rows.string(candidate.user)
+        }
+        return try lookUp(rows, in: Set(candidates.map(\.family)), byUser: byUser)
+    }
+
+    /// Which of the keys `rows` (sent as the external table `batch_keys`) of `families` are stored
+    /// in their event tables, per family: one query, each family's table read for its keys, and
+    /// with `byUser` only under the users that sent them.
+    private func lookUp(_ rows: RowBinaryWriter, in families: Set<EventFamily>, byUser: Bool) throws -> [EventFamily: Set<Bytewise<String>>] {
+        let selects = EventFamily.allCases.filter(families.contains).map { family in
+            let name = ClickHouseSQL.literal(family.rawValue), key = family.clickHouseColumns[0]
+            let user = byUser ? "user_id IN (SELECT user_id FROM batch_keys WHERE family = \(name)) AND " : ""
+            return "SELECT \(name), \(key) FROM \(family.clickHouseTable) WHERE \(user)\(key) IN (SELECT key FROM batch_keys WHERE family = \(name))"
+        }
+        var stored: [EventFamily: Set<Bytewise<String>>] = [:]
+        guard !selects.isEmpty else { return stored }
+        let result = try client.query(selects.joined(separator: " UNION ALL "), table: "batch_keys", structure: Self.keyStructure, rows: rows)
         for row in result.rows {
             if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1] {
                 stored[family, default: []].insert(Bytewise(key))

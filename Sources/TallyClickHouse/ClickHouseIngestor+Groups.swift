@@ -4,7 +4,7 @@ import TallyIngest
 extension ClickHouseIngestor: EventIngesting {
     /// Keeps the rejected records, queues the events and sends them (in batches of
     /// `batchSize`); an event is accepted when its key was neither earlier in the group nor
-    /// found in `event_keys`. Returns once ClickHouse has acknowledged every insert.
+    /// found stored. Returns once ClickHouse has acknowledged every insert.
     public func store(group chunks: [ValidatedChunk]) throws -> [[IngestOutcome]] {
         var outcomes: [[IngestOutcome]] = []
         outcomes.reserveCapacity(chunks.count)

@@ -8,18 +8,17 @@ import TallySupport
 /// reach the event tables, they go to `rejected_lines`. While one batch is being sent
 /// (`ClickHouseBatchSender`, on a thread of its own), the next is read, validated and written.
 ///
-/// Duplicates are counted at ingest: a key seen earlier in the batch, or found in `event_keys`
-/// (one query per batch, the batch's keys sent along as external data), is skipped, so the
-/// first stored wins as in SQLite. A batch's tables are inserted at the same time, then its
-/// keys, and a batch is sent only once the one before it is stored, keys included. A batch the
-/// network loses after the server stored it is sent again unchanged: Replicated tables drop the
-/// identical block, and on a single server the ingest then has the table merged
-/// (`OPTIMIZE … FINAL`), whose ReplacingMergeTree engine collapses the identical rows, so the
-/// reports, which read without `FINAL`, count them once. A send that fails part way may leave
-/// events stored without their keys: their keys are kept as uncertain, and when those events
-/// come again they are stored again and their tables merged the same way. A run killed
-/// before a batch's keys are stored leaves the batch marked in flight, which the next schema
-/// creation repairs (`InFlightBatch`).
+/// Duplicates are counted at ingest: a key seen earlier in the batch, or found stored in its
+/// family's table (probed first in a set of the stored keys' hashes: `ProbeSets`), is skipped, so
+/// the first stored wins as in SQLite. A batch's tables are inserted at the same time, and a
+/// batch is looked up only once the one before it is stored. A batch the network loses after the
+/// server stored it is sent again unchanged: Replicated tables drop the identical block, and on a
+/// single server the ingest then has the table merged (`OPTIMIZE … FINAL`), whose
+/// ReplacingMergeTree engine collapses the identical rows, so the reports, which read without
+/// `FINAL`, count them once. A send that fails part way may leave some of its events stored:
+/// their keys are kept as uncertain, and when those events come again they are stored again and
+/// their tables merged the same way. A run killed before a batch's inserts are acknowledged
+/// leaves the batch marked in flight, which the next schema creation repairs (`InFlightBatch`).
 public final class ClickHouseIngestor {
     /// Counts since this ingestor was created (read between ingests, not during one).
     public var counts: IngestCounts {

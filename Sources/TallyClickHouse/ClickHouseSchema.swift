@@ -1,7 +1,9 @@
 /// The ClickHouse schema (`docs/clickhouse.md`): one ReplacingMergeTree table per event family,
 /// partitioned by the month of the local date stored at ingest and ordered for the reports'
-/// filters; the keys already stored, for counting duplicates at ingest; and the rejected lines.
-/// A table made by an earlier layout (daily partitions) is converted when the schema is created.
+/// filters (an event's key is found stored in its family's table: `ClickHouseBatchSender`); the
+/// rejected lines; and the tables of the feed counters' changes. A table made by an earlier
+/// layout (daily partitions, the keys' table of earlier releases) is converted when the schema
+/// is created.
 ///
 /// On one server each table is created under its own name. On a cluster (`cluster` given) each
 /// is created as `NAME_local` on the server addressed, plus a Distributed table `NAME` over
@@ -49,8 +51,6 @@ public enum ClickHouseSchema {
             prop_numbers Array(Nullable(Float64)), platform Nullable(String), app_version Nullable(String),
             extra Nullable(String)
             """, partition: ClickHouseSchema.monthOfLocalDate, order: "event_name, user_id, event_id", shard: "cityHash64(user_id)"),
-        Table(name: "event_keys", columns: "family String, key String",
-              partition: nil, order: "family, key", shard: "cityHash64(key)"),
         Table(name: "rejected_lines", columns: """
             file String, line Int64, element Int64, code String, field Nullable(String), message String,
             event_key Nullable(String), raw String

@@ -7,6 +7,12 @@
 /// converges: a half-filled `NAME__new` is made again, a `NAME__new` left without `NAME` (the
 /// swap stopped half way) takes its name, and a leftover `NAME__old` is dropped. On a cluster it
 /// converts this server's `NAME_local` tables; the Distributed tables address them by name.
+///
+/// Earlier releases also kept every event's key in `event_keys`, which fed the keys' set
+/// (`ProbeSets`); the event tables answer for their keys and feed the set themselves. The
+/// set's old view, the set and the table are dropped in that order (the set is made and filled
+/// again from the event tables by `ProbeSets.create`), so a run stopped in between finds the
+/// table still there and drops the rest.
 struct ClickHouseSchemaConversion {
     let client: ClickHouseClient
     let cluster: String?
@@ -19,8 +25,14 @@ struct ClickHouseSchemaConversion {
 
     /// Converts every table that needs it.
     func run() throws {
-        let existing = try layouts()
         let db = client.database
+        let tables = try client.tables()
+        if tables["event_keys"] != nil || tables["event_keys_local"] != nil {
+            for name in ["\(ProbeSets.eventKeys.name)_mv0", ProbeSets.eventKeys.name, "event_keys", "event_keys_local"] {
+                try client.execute("DROP TABLE IF EXISTS \(db).\(name)")
+            }
+        }
+        let existing = try layouts()
         for table in ClickHouseSchema.tables {
             let name = cluster == nil ? table.name : table.name + "_local"
             let fresh = name + "__new", old = name + "__old"

@@ -1,27 +1,29 @@
 import Foundation
+import TallyEvents
 
 /// The in-memory sets that keep a batch's lookups at the cost of the batch, not of the store.
 ///
-/// A batch looks up its keys in `event_keys`, its (page instance, item) pairs in
+/// A batch looks up its keys in the event tables, its (page instance, item) pairs in
 /// `exposure_pairs` and its (user, impression) pairs in `impression_exposures` and
-/// `impression_reactions`. Those tables are sorted by the looked-up columns, but random keys
-/// (UUIDv4) put some key of every batch in every granule, so a plain `IN` reads the whole table:
-/// the ingest slows as the store grows.
-/// So each lookup first probes a `Set` table holding `cityHash64` of every stored value of its
-/// columns, kept by a materialized view on the table that stores them: only the batch's values
-/// the set holds (the duplicates, the pairs seen before, and the rare hash collision) are then
-/// looked up in the table itself, and a handful of values reads a handful of granules. The set
-/// is a filter and the table answers, so a set holding more than the table (a hash collision,
-/// a key or state the table lost) costs a read and changes no answer; only a value the table
-/// holds and the set lacks would, and no write leaves one (below).
+/// `impression_reactions`. Random keys (UUIDv4) put some value of every batch in every granule
+/// of a table sorted by them, and the event tables are sorted by user, not by key, so a plain
+/// `IN` reads the whole table: the ingest slows as the store grows. So each lookup first probes
+/// a `Set` table holding `cityHash64` of every stored value of its columns, kept by materialized
+/// views on the event tables: only the batch's values the set holds (the duplicates, the pairs
+/// seen before, and the rare hash collision) are then looked up in the table itself, and a
+/// handful of values reads a handful of granules. The set is a filter and the table answers, so
+/// a set holding more than the table (a hash collision, a key or state the table lost) costs a
+/// read and changes no answer; only a value the table holds and the set lacks would, and no
+/// write leaves one (below).
 ///
-/// `event_key_probe` is fed by `event_keys`. `exposure_pair_probe` and `impression_probe` are fed
-/// by the event tables whose events make the pairs and states (exposures; exposures with an
-/// impression and feedback), whose inserts also make the states, so a state always has its
-/// value in the set, also after its table is remade from the events. A set missing from the
-/// database, or whose filling was interrupted, is made and filled from its sources when the
-/// schema is created (`create(using:cluster:)`); a run stopped mid-batch, whose inserts may have stored
-/// rows without their views' rows, has the sets filled again (`refill(using:)`).
+/// `event_key_probe` is fed by all four event tables (a family's name and an event's key);
+/// `exposure_pair_probe` and `impression_probe` by those whose events make the pairs and states
+/// (exposures; exposures with an impression and feedback), whose inserts also make the states,
+/// so a state always has its value in the set, also after its table is remade from the events.
+/// A set missing from the database, or whose filling was interrupted, is made and filled from
+/// its sources when the schema is created (`create(using:cluster:)`); a run stopped mid-batch,
+/// whose inserts may have stored rows without their views' rows, has the sets filled again
+/// (`refill(using:)`).
 ///
 /// A `Set` table lives in the server's memory (16–32 bytes a value, 8-byte hashes in a hash table
 /// at most half full: 0.2–0.45 GB per 10M events of the benchmark's mix; loaded from its files when
@@ -38,7 +40,9 @@ enum ProbeSets {
         var sources: [(table: String, values: [String], condition: String?)]
     }
 
-    static let eventKeys = Probe(name: "event_key_probe", columns: ["family", "key"], sources: [("event_keys", ["family", "key"], nil)])
+    static let eventKeys = Probe(name: "event_key_probe", columns: ["family", "key"], sources: EventFamily.allCases.map {
+        ($0.clickHouseTable, [ClickHouseSQL.literal($0.rawValue), $0.clickHouseColumns[0]], nil)
+    })
     static let exposurePairs = Probe(name: "exposure_pair_probe", columns: ["page_instance_id", "item_id"],
                                      sources: [("exposure_events", ["page_instance_id", "item_id"], nil)])
     static let impressions = Probe(name: "impression_probe", columns: ["user_id", "impression_id"], sources: [
@@ -53,7 +57,7 @@ enum ProbeSets {
     }
 
     /// Makes every set the database lacks, and fills those created or marked for filling; on one
-    /// server only (a database whose `event_keys` is Distributed, or `cluster` given, gets none).
+    /// server only (a database whose tables are Distributed, or `cluster` given, gets none).
     /// Each set's views exist before it is filled, so no insert in between is missed.
     static func create(using client: ClickHouseClient, cluster: String?) throws {
         guard cluster == nil, try ShardRepair.cluster(using: client) == nil else { return }

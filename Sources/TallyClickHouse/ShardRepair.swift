@@ -49,18 +49,18 @@ enum ShardRepair {
         ]
     }
 
-    /// The cluster whose Distributed tables the database's tables are, read from `event_keys`'s
-    /// definition; nil on one server.
+    /// The cluster whose Distributed tables the database's tables are, read from
+    /// `reading_events`'s definition; nil on one server.
     static func cluster(using client: ClickHouseClient) throws -> String? {
         let db = client.database
-        guard try client.tables()["event_keys"] == "Distributed" else { return nil }
-        let statement = try client.query("SHOW CREATE TABLE \(db).event_keys").rows.first?.first?.text ?? ""
+        guard try client.tables()["reading_events"] == "Distributed" else { return nil }
+        let statement = try client.query("SHOW CREATE TABLE \(db).reading_events").rows.first?.first?.text ?? ""
         guard let start = statement.range(of: "Distributed(")?.upperBound,
               let end = statement[start...].firstIndex(where: { $0 == "," || $0 == ")" }) else {
-            throw ClickHouseError.unexpectedAnswer("no cluster in the definition of \(db).event_keys: \(statement)")
+            throw ClickHouseError.unexpectedAnswer("no cluster in the definition of \(db).reading_events: \(statement)")
         }
         let name = statement[start..<end].trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "'`\"")))
-        guard !name.isEmpty else { throw ClickHouseError.unexpectedAnswer("no cluster in the definition of \(db).event_keys") }
+        guard !name.isEmpty else { throw ClickHouseError.unexpectedAnswer("no cluster in the definition of \(db).reading_events") }
         return name
     }
 

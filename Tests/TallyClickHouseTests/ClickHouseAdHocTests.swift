@@ -24,7 +24,7 @@ final class ClickHouseAdHocTests: XCTestCase {
             "/* a comment */ KILL QUERY WHERE query_id = 'no-such-query'",
             "SYSTEM SHUTDOWN",
             "CREATE TABLE x (a UInt8) ENGINE = Memory",
-            "INSERT INTO event_keys VALUES ('reading', 'k')",
+            "INSERT INTO rejected_lines (file, raw) VALUES ('f', 'r')",
         ]
         var fileMessages: [String] = []
         for sql in refused {

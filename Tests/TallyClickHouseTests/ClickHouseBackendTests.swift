@@ -67,7 +67,7 @@ final class ClickHouseBackendTests: XCTestCase {
         let reports = ClickHouseReports(client: client)
         XCTAssertEqual(try reports.adHoc("SELECT count() AS n FROM reading_events WHERE user_id = {u:String}", parameters: ["u": .text("x")]).rows,
                        [[.int(0)]])
-        XCTAssertThrowsError(try reports.adHoc("INSERT INTO event_keys VALUES ('reading', 'k')", parameters: [:])) { error in
+        XCTAssertThrowsError(try reports.adHoc("INSERT INTO rejected_lines (file, raw) VALUES ('f', 'r')", parameters: [:])) { error in
             guard case .writeRefused? = error as? QueryError else { return XCTFail("\(error)") }
         }
     }

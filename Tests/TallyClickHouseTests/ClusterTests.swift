@@ -62,9 +62,9 @@ final class ClusterTests: XCTestCase {
         XCTAssertEqual(ingested.status, 0, ingested.stderr)
         let marks = "SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, '__') > 0"
         XCTAssertEqual(try nodes[0].query(marks).rows, [[.int(0)]], "a finished ingest leaves no mark")
-        // A run that stopped after its batch's keys but before dropping its mark: the repair
-        // `init --cluster` then makes (the missing keys stored through the Distributed tables,
-        // this shard's rollups remade from its events, the other's requested) changes no answer.
+        // A run that stopped after its batch's inserts but before dropping its mark: the repair
+        // `init --cluster` then makes (this shard's rollups remade from its events, the other's
+        // requested) changes no answer.
         try nodes[0].execute("CREATE TABLE ingest__in_flight_stopped (in_flight UInt8) ENGINE = TinyLog")
         let repaired = try initCluster(nodes[0])
         XCTAssertEqual(repaired.status, 0, repaired.stderr)
@@ -104,37 +104,29 @@ final class ClusterTests: XCTestCase {
                                       "dislike_user_groups", "dislike_user_reason_counts", "exposure_pairs", "exposure_groups",
                                       "exposure_members", "exposure_user_groups", "exposure_user_members", "exposure_counters"]
 
-    /// Rows of each local event table and of the local keys, server by server.
+    /// Rows of each local event table, server by server.
     private func localCounts(_ nodes: [ClickHouseClient]) throws -> [[[ReportValue]]] {
         try nodes.map { node in
             try node.query("""
                 SELECT (SELECT count() FROM reading_events_local), (SELECT count() FROM feedback_events_local),
-                       (SELECT count() FROM exposure_events_local), (SELECT count() FROM observability_events_local),
-                       (SELECT count() FROM event_keys_local)
+                       (SELECT count() FROM exposure_events_local), (SELECT count() FROM observability_events_local)
                 """).rows
         }
     }
 
-    /// Ingests the sample files through `nodes[0]` with the keys refused, so the first batch
-    /// (the whole exposure file, whose events are grouped by user: a smaller batch would hold one
-    /// user's) stores its events on both shards (and, unless `statesLost`, its feed states) but
-    /// not its keys, and stops; the ingestor is dropped, as a killed process's memory is. With
-    /// `statesLost` every shard's state tables and counters are emptied: what a kill before the
-    /// states' insert leaves.
+    /// Ingests the sample files through `nodes[0]` with the exposure counts' changes refused
+    /// before their views, so the first batch (the whole exposure file, whose events are grouped
+    /// by user: a smaller batch would hold one user's) stores its events on both shards (and,
+    /// unless `statesLost`, its feed states) but not what they change in the counters, and stops;
+    /// the ingestor is dropped, as a killed process's memory is. With `statesLost` every shard's
+    /// state tables and counters are emptied: what a kill before the states' views leaves.
     private func killMidBatch(_ nodes: [ClickHouseClient], statesLost: Bool) throws {
-        // Each shard's keys become a view: read through the Distributed table, never written.
-        for node in nodes {
-            try node.execute("RENAME TABLE event_keys_local TO event_keys_kept")
-            try node.execute("CREATE VIEW event_keys_local AS SELECT family, key FROM event_keys_kept")
-        }
+        for node in nodes { try TestServer.refuseInserts(into: "exposure_changes_local", beforeItsViews: true, using: node) }
         XCTAssertThrowsError(try {
             let ingestor = ClickHouseIngestor(client: nodes[0], batchSize: 20_000)
             for file in TestServer.sampleFiles { _ = try ingestor.ingest(file: file, onRejection: { _, _ in }) }
         }())
-        for node in nodes {
-            try node.execute("DROP TABLE event_keys_local")
-            try node.execute("RENAME TABLE event_keys_kept TO event_keys_local")
-        }
+        for node in nodes { try TestServer.acceptInserts(into: "exposure_changes_local", using: node) }
         if statesLost {
             for node in nodes {
                 for table in Self.stateTables { try node.execute("TRUNCATE TABLE \(table)_local") }
@@ -143,16 +135,15 @@ final class ClusterTests: XCTestCase {
         for node in nodes {
             XCTAssertEqual(try node.query("SELECT count() > 0 FROM exposure_events_local").rows, [[.int(1)]], "each shard holds some of the batch")
         }
-        XCTAssertEqual(try nodes[0].query("SELECT count() FROM event_keys").rows, [[.int(0)]], "no key is stored")
         let marks = "SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, 'ingest__in_flight_') = 1"
         XCTAssertEqual(try nodes[0].query(marks).rows, [[.int(1)]], "the batch is still marked in flight")
     }
 
     /// A run killed mid-batch on the cluster: `init --cluster` against the server it addressed
-    /// stores the missing keys, remakes that shard's rollups and names the other shard; the
+    /// remakes that shard's rollups and names the other shard; the
     /// re-run counts the killed batch's events as duplicates; `init --cluster` against the other
     /// server remakes its rollups. Then every report equals SQLite's and a clean cluster ingest's,
-    /// and every shard's event tables and keys count what the clean ingest's do.
+    /// and every shard's event tables count what the clean ingest's do.
     func testAClusterRunKilledMidBatchConvergesOnceEveryShardIsRepaired() throws {
         _ = try TestServer.url()
         let clean = "tally_test_" + UUID().uuidString.prefix(8).lowercased()
@@ -191,7 +182,7 @@ final class ClusterTests: XCTestCase {
                     SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, '__') > 0
                     """).rows, [[.int(0)]], "no mark is left (statesLost \(statesLost))")
             }
-            XCTAssertEqual(try localCounts(killed), try localCounts(nodes), "events and keys as a clean ingest stores them (statesLost \(statesLost))")
+            XCTAssertEqual(try localCounts(killed), try localCounts(nodes), "events as a clean ingest stores them (statesLost \(statesLost))")
             try BackendParity.assertSame(sqlite, ClickHouseReports(client: killed[0]))
             try BackendParity.assertSame(ClickHouseReports(client: nodes[1]), ClickHouseReports(client: killed[1]))
         }

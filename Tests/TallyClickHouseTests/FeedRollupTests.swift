@@ -227,7 +227,7 @@ final class FeedRollupTests: XCTestCase {
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
         let body = try GroupIngestTests.chunk(lines)
-        // The events and the feed states are stored, their keys are not; then the body comes again.
+        // The events and the feed states are stored, the send fails; then the body comes again.
         try GroupIngestTests.failPartWay(ingestor, body, client)
         _ = try ingestor.store(group: [body])
 

@@ -17,15 +17,14 @@ final class GroupIngestTests: XCTestCase {
         try ValidatedChunk(reading: try EventFileReader(bytes: Array(lines.joined(separator: "\n").utf8), name: label), label: label)
     }
 
-    /// Has `ingestor` store `body` while keys can be looked up but not inserted: the events
-    /// reach their table, their keys do not, and the store fails.
+    /// Has `ingestor` store `body` while the event tables' inserts fail once stored (their views
+    /// included): the events reach their tables and the store fails.
     static func failPartWay(_ ingestor: ClickHouseIngestor, _ body: ValidatedChunk, _ client: ClickHouseClient,
                             file: StaticString = #filePath, line: UInt = #line) throws {
-        try client.execute("RENAME TABLE event_keys TO event_keys_kept")
-        try client.execute("CREATE VIEW event_keys AS SELECT family, key FROM event_keys_kept")
+        let tables = ["reading_events", "feedback_events", "exposure_events", "observability_events"]
+        for table in tables { try TestServer.refuseInserts(into: table, using: client) }
         XCTAssertThrowsError(try ingestor.store(group: [body]), file: file, line: line)
-        try client.execute("DROP TABLE event_keys")
-        try client.execute("RENAME TABLE event_keys_kept TO event_keys")
+        for table in tables { try TestServer.acceptInserts(into: table, using: client) }
     }
 
     func testAGroupIsAnsweredPerRecordAsTheSQLiteIngestorAnswersIt() throws {

@@ -4,14 +4,17 @@ import TallyIngest
 import TallyQuery
 import XCTest
 
-/// A batch's lookups (its keys in `event_keys`, its pairs in `exposure_pairs`, its impressions in
-/// `impression_exposures` and `impression_reactions`) read what the batch may find, not the whole
-/// table, however random the keys; the sets they probe hold every stored value, also in a store
+/// A batch's lookups (its keys in the event tables, its pairs in `exposure_pairs`, its impressions
+/// in `impression_exposures` and `impression_reactions`) read what the batch may find, not the
+/// whole table, however random the keys; the sets they probe hold every stored value, also in a store
 /// made before them, after an interrupted filling and after a run stopped mid-batch; and what the
 /// ingest finds is unchanged.
 final class ProbeSetTests: XCTestCase {
     /// The `Set` tables, the table each one's values are stored in, and their columns.
-    private static let sets = [("event_key_probe", "event_keys", "family, key"),
+    private static let sets = [("event_key_probe", """
+                                (SELECT 'exposure' AS family, event_id AS key FROM exposure_events
+                                 UNION ALL SELECT 'feedback', id FROM feedback_events)
+                                """, "family, key"),
                                ("exposure_pair_probe", "exposure_pairs", "page_instance_id, item_id"),
                                ("impression_probe", """
                                 (SELECT user_id, impression AS impression_id FROM impression_exposures
@@ -59,10 +62,11 @@ final class ProbeSetTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
-        let stored = feed(30_000, from: 0, feedbackEvery: 3)
-        XCTAssertEqual(try ingest(stored, into: client).accepted, 40_000)
+        // 60,000 exposures of 40 users: one user's exposures fill two granules at most, under half the table.
+        let stored = feed(60_000, from: 0, feedbackEvery: 3)
+        XCTAssertEqual(try ingest(stored, into: client).accepted, 80_000)
         // Merged into one part each, as a store's tables are once the server has merged them.
-        for table in ["event_keys", "exposure_pairs", "impression_exposures", "impression_reactions"] {
+        for table in ["exposure_events", "feedback_events", "exposure_pairs", "impression_exposures", "impression_reactions"] {
             try client.execute("OPTIMIZE TABLE \(table) FINAL")
         }
         let log = try client.query("SELECT count() FROM system.tables WHERE database = 'system' AND name = 'query_log'").rows
@@ -72,15 +76,16 @@ final class ProbeSetTests: XCTestCase {
 
         // New exposures, feedback again on a stored impression, an exposure again on its stored
         // pair, and a stored event sent again.
-        var next = feed(500, from: 30_000)
+        var next = feed(500, from: 60_000)
         next += feed(1, from: 0, feedbackEvery: 3).filter { $0.contains(#""feedbackType""#) }
         next.append(stored[0].replacingOccurrences(of: #""eventId":""#, with: #""eventId":"again-"#))
-        next.append(stored[1])
+        next.append(stored[0])
         XCTAssertEqual(try ingest(next, into: client), IngestCounts(accepted: 502, duplicates: 1, rejected: 0))
 
         try client.execute("SYSTEM FLUSH LOGS")
-        // The impressions' lookup reads both their tables in one statement.
-        for (table, external, read) in [("event_keys", "batch_keys", ["event_keys"]), ("exposure_pairs", "batch_pairs", ["exposure_pairs"]),
+        // The keys' lookup reads the tables of the families whose keys the set holds (the exposure
+        // sent again), the impressions' lookup both their tables, each in one statement.
+        for (table, external, read) in [("exposure_events", "batch_keys", ["exposure_events"]), ("exposure_pairs", "batch_pairs", ["exposure_pairs"]),
                                         ("impression_exposures", "batch_impressions", ["impression_exposures", "impression_reactions"])] {
             let size = try read.map { number(try client.query("SELECT count() FROM \($0)").rows.first?.first) }.reduce(0, +)
             let reads = try client.query("""
@@ -128,26 +133,28 @@ final class ProbeSetTests: XCTestCase {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try ClickHouseSchema.create(using: client)
-        try client.execute("DROP TABLE event_key_probe_mv0")
+        for view in 0..<4 { try client.execute("DROP TABLE event_key_probe_mv\(view)") }
         try client.execute("DROP TABLE event_key_probe")
         try client.execute("CREATE TABLE event_key_probe (h UInt64) ENGINE = Set")
         try client.execute("CREATE TABLE event_key_probe__filling (filling UInt8) ENGINE = TinyLog")
         // Stored while the set has no view: only the filling the mark asks for brings the keys in.
-        try client.execute("INSERT INTO event_keys VALUES ('reading', 'k1'), ('reading', 'k2')")
+        XCTAssertEqual(try ingest(feed(2, from: 0, feedbackEvery: 1), into: client).accepted, 4)
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try missing(client)["event_key_probe"], 0)
         XCTAssertEqual(try client.query("SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, '__') > 0").rows,
                        [[.int(0)]], "the mark is dropped")
-        try client.execute("INSERT INTO event_keys VALUES ('reading', 'k3')")
-        XCTAssertEqual(try missing(client)["event_key_probe"], 0, "the view feeds the set again")
+        XCTAssertEqual(try ingest(feed(1, from: 2, feedbackEvery: 1), into: client).accepted, 2)
+        XCTAssertEqual(try missing(client)["event_key_probe"], 0, "the views feed the set again")
     }
 
     func testARunStoppedMidBatchHasTheSetsFilledAgain() throws {
-        let client = try TestServer.databaseRefusingKeys()
+        let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        // The first batch's exposures reach their table, and on 18.16 none of its views.
+        try TestServer.refuseInserts(into: "exposure_events", beforeItsViews: true, using: client)
         XCTAssertThrowsError(try ingest(feed(200, from: 0, feedbackEvery: 2), into: client, batchSize: 50))
-        try client.execute("DROP TABLE event_keys")
-        try client.execute("RENAME TABLE event_keys_kept TO event_keys")
+        try TestServer.acceptInserts(into: "exposure_events", using: client)
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try missing(client), ["event_key_probe": 0, "exposure_pair_probe": 0, "impression_probe": 0])
         XCTAssertEqual(try client.query("SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, '__') > 0").rows,

@@ -153,7 +153,7 @@ final class RollupTests: XCTestCase {
         try ClickHouseSchema.create(using: client)
         let ingestor = ClickHouseIngestor(client: client)
         let body = try GroupIngestTests.chunk(["a", "b", "c"].map { GroupIngestTests.reading($0) })
-        // The events reach their table (and the rollups), their keys do not.
+        // The events reach their table (and the rollups), the send fails.
         try GroupIngestTests.failPartWay(ingestor, body, client)
 
         _ = try ingestor.store(group: [body])

@@ -1,9 +1,11 @@
 import TallyClickHouse
+import TallyIngest
 import TallyQuery
 import XCTest
 
 /// A database made by the first layout (daily partitions) is converted, rows kept, when the
-/// schema is created; a conversion stopped half way is finished by the next run.
+/// schema is created, and the keys' table of earlier releases dropped; a conversion stopped half
+/// way is finished by the next run.
 final class SchemaConversionTests: XCTestCase {
     /// `reading_events` as the first layout created it.
     private static let dailyReadingEvents = """
@@ -63,5 +65,42 @@ final class SchemaConversionTests: XCTestCase {
         XCTAssertEqual(finished.rows, .int(2))
         let leftovers = try client.query("SELECT name FROM system.tables WHERE database = '\(client.database)' AND position(name, '__') > 0")
         XCTAssertEqual(leftovers.rows, [])
+    }
+
+    /// What earlier releases kept of the keys beside `reading_events` holding e1 and e2:
+    /// `event_keys`, holding them, and the keys' set fed by it alone (unless `stoppedHalfWay`: its
+    /// view already dropped by a conversion that stopped there).
+    private func plantKeysTable(_ client: ClickHouseClient, stoppedHalfWay: Bool) throws {
+        for view in 0..<4 { try client.execute("DROP TABLE event_key_probe_mv\(view)") }
+        try client.execute("DROP TABLE event_key_probe")
+        try client.execute("CREATE TABLE event_key_probe (h UInt64) ENGINE = Set")
+        try fill(client, "reading_events")
+        try client.execute("CREATE TABLE event_keys (family String, key String) ENGINE = ReplacingMergeTree ORDER BY (family, key)")
+        try client.execute("""
+            CREATE MATERIALIZED VIEW event_key_probe_mv0 TO event_key_probe AS SELECT cityHash64(family, key) AS h FROM event_keys
+            """)
+        try client.execute("INSERT INTO event_keys VALUES ('reading', 'e1'), ('reading', 'e2')")
+        if stoppedHalfWay { try client.execute("DROP TABLE event_key_probe_mv0") }
+    }
+
+    func testTheKeysTableOfEarlierReleasesIsDroppedAndTheEventTablesFeedTheKeysSet() throws {
+        for stoppedHalfWay in [false, true] {
+            let client = try TestServer.freshDatabase()
+            defer { TestServer.drop(client) }
+            try ClickHouseSchema.create(using: client)
+            try plantKeysTable(client, stoppedHalfWay: stoppedHalfWay)
+            try ClickHouseSchema.create(using: client)
+            XCTAssertEqual(try client.texts("""
+                SELECT name FROM system.tables WHERE database = currentDatabase() AND (position(name, 'event_key') = 1 OR position(name, '__') > 0)
+                ORDER BY name
+                """), ["event_key_probe"] + (0..<4).map { "event_key_probe_mv\($0)" })
+            let lines = ["e1", "e2", "e3"].map { GroupIngestTests.reading($0) }
+            let ingest = { try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: Array(lines.joined(separator: "\n").utf8),
+                                                                                           name: "again.ndjson"), onRejection: { _, _ in }) }
+            XCTAssertEqual(try ingest(), IngestCounts(accepted: 1, duplicates: 2, rejected: 0), "stoppedHalfWay \(stoppedHalfWay)")
+            XCTAssertEqual(try client.query("SELECT count() FROM reading_events WHERE cityHash64('reading', event_id) NOT IN event_key_probe").rows,
+                           [[.int(0)]], "the set holds every stored key (stoppedHalfWay \(stoppedHalfWay))")
+            XCTAssertEqual(try ingest(), IngestCounts(accepted: 0, duplicates: 3, rejected: 0))
+        }
     }
 }

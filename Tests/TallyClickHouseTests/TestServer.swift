@@ -26,14 +26,22 @@ enum TestServer {
         try? client.execute("DROP DATABASE IF EXISTS \(client.database)", useDatabase: false)
     }
 
-    /// A fresh database with the schema, where keys can be looked up but not inserted
-    /// (`event_keys` is a view over `event_keys_kept`): events reach their tables, their keys do not.
-    static func databaseRefusingKeys() throws -> ClickHouseClient {
-        let client = try freshDatabase()
-        try ClickHouseSchema.create(using: client)
-        try client.execute("RENAME TABLE event_keys TO event_keys_kept")
-        try client.execute("CREATE VIEW event_keys AS SELECT family, key FROM event_keys_kept")
-        return client
+    /// Has every insert into `table` (of `client`'s database) fail once the table has stored its
+    /// rows: a materialized view on the table throws. Views run after their table; 18.16 runs them
+    /// in the order of their names and stops at the first that throws, so the refusing view is
+    /// named to run after the table's other views (as an insert whose answer was lost) or, with
+    /// `beforeItsViews`, before them (as an insert stopped between its table and its views).
+    /// `acceptInserts(into:using:)` undoes it.
+    static func refuseInserts(into table: String, beforeItsViews: Bool = false, using client: ClickHouseClient) throws {
+        try client.execute("""
+            CREATE MATERIALIZED VIEW \(beforeItsViews ? "a_" : "zz_")refused_\(table) ENGINE = Null
+            AS SELECT throwIf(length(user_id) >= 0) AS refused FROM \(table)
+            """)
+    }
+
+    /// Undoes `refuseInserts(into:beforeItsViews:using:)`.
+    static func acceptInserts(into table: String, using client: ClickHouseClient) throws {
+        for prefix in ["a_", "zz_"] { try client.execute("DROP TABLE IF EXISTS \(prefix)refused_\(table)") }
     }
 
     /// The package's root folder.
