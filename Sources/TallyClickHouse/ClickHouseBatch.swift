@@ -18,8 +18,8 @@ struct ClickHouseBatch: Sendable {
     private(set) var entries: [Entry] = []
     /// Each family's rows, indexed as `EventFamily.allCases`.
     private(set) var rows = [RowBinaryWriter](repeating: RowBinaryWriter(), count: EventFamily.allCases.count)
-    /// A (family, key, user) `RowBinary` row per entry, as the lookup of stored keys reads them
-    /// (`ClickHouseBatchSender.keyStructure`).
+    /// A (place in `entries`, family, key, user) `RowBinary` row per entry, as the lookup of stored
+    /// keys reads them (`ClickHouseBatchSender.keyStructure`).
     private(set) var keyRows = RowBinaryWriter()
     /// The share of an impression's state each feedback event, and each exposure event with an
     /// impression, brings: the entry's index, the (user, impression) and the share.
@@ -59,6 +59,7 @@ struct ClickHouseBatch: Sendable {
         let index = event.family.index
         let start = rows[index].count
         event.writeClickHouseRow(localDate: dateCache.text, to: &rows[index])
+        keyRows.uint32(entries.count)
         keyRows.string(event.family.rawValue)
         keyRows.string(key)
         keyRows.string(event.common.userId)

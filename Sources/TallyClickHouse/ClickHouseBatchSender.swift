@@ -214,63 +214,66 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         return stored[entry.family]?.contains(Bytewise(entry.key)) == true
     }
 
-    /// The columns of the batch's keys as the lookups send them (`ClickHouseBatch.keyRows`).
-    private static let keyStructure = "family String, key String, user_id String"
+    /// The columns of the batch's keys as the lookups send them (`ClickHouseBatch.keyRows`): the
+    /// event's place in the batch, its family, key and user.
+    private static let keyStructure = "n UInt32, family String, key String, user_id String"
 
     /// The batch's keys already stored, per family, less those of events a failed send may have
     /// stored (`uncertain`: they are sent again). Where the database has the keys' set
-    /// (`ProbeSets`), one query finds the batch's keys the set holds, usually none; those are
-    /// looked up in their event tables under their users (the tables' sorting key, so a few keys
-    /// read a few granules), and any not found there (a key stored under another user, or a hash
-    /// collision) by key alone. Without the set every key is looked up by key alone.
+    /// (`ProbeSets`), one query finds the batch's keys the set holds, usually none, and which of
+    /// them are stored under their users (the event tables' sorting key, so a few keys read a few
+    /// granules); any not found there (a key stored under another user, or a hash collision) are
+    /// looked up by key alone. Without the set every key is looked up by key alone. The answers
+    /// name the events by their place in the batch, so the client reads numbers, not keys.
     private func storedKeys(_ batch: ClickHouseBatch) throws -> [EventFamily: Set<Bytewise<String>>] {
-        var stored: [EventFamily: Set<Bytewise<String>>] = [:]
+        let families = Set(batch.entries.map(\.family))
+        var found: [Int] = []
         if try probing() {
-            let probe = "SELECT family, key, user_id FROM batch_keys WHERE cityHash64(family, key) IN \(ProbeSets.eventKeys.name)"
-            let candidates = try client.query(probe, table: "batch_keys", structure: Self.keyStructure, rows: batch.keyRows).rows.compactMap { row in
-                EventFamily(rawValue: row[0].text ?? "").map { (family: $0, key: row[1].text ?? "", user: row[2].text ?? "") }
+            let probed = "cityHash64(family, key) IN \(ProbeSets.eventKeys.name)"
+            let candidates = try client.query(
+                "SELECT n, (family, key) IN (\(stored(families, where: probed, byUser: true))) FROM batch_keys WHERE \(probed)",
+                table: "batch_keys", structure: Self.keyStructure, rows: batch.keyRows).rows
+            var left = RowBinaryWriter()
+            for row in candidates {
+                if row[1].int == 1 {
+                    found.append(row[0].int)
+                } else {
+                    let entry = batch.entries[row[0].int]
+                    left.uint32(row[0].int)
+                    left.string(entry.family.rawValue)
+                    left.string(entry.key)
+                    left.string("")
+                }
             }
-            if !candidates.isEmpty {
-                stored = try lookUp(candidates, byUser: true)
-                let left = candidates.filter { stored[$0.family]?.contains(Bytewise($0.key)) != true }
-                if !left.isEmpty { stored.merge(try lookUp(left, byUser: false)) { $0.union($1) } }
-            }
+            if left.count > 0 { found += try lookUp(left, in: families) }
         } else {
-            stored = try lookUp(batch.keyRows, in: Set(batch.entries.map(\.family)), byUser: false)
-        }
-        for (family, keys) in uncertain { stored[family]?.subtract(keys) }
-        return stored.filter { !$0.value.isEmpty }
-    }
-
-    /// Which of `candidates` are stored, per family (see `lookUp(_:in:byUser:)`).
-    private func lookUp(_ candidates: [(family: EventFamily, key: String, user: String)], byUser: Bool) throws -> [EventFamily: Set<Bytewise<String>>] {
-        var rows = RowBinaryWriter()
-        for candidate in candidates {
-            rows.string(candidate.family.rawValue)
-            rows.string(candidate.key)
-            rows.string(candidate.user)
-        }
-        return try lookUp(rows, in: Set(candidates.map(\.family)), byUser: byUser)
-    }
-
-    /// Which of the keys `rows` (sent as the external table `batch_keys`) of `families` are stored
-    /// in their event tables, per family: one query, each family's table read for its keys, and
-    /// with `byUser` only under the users that sent them.
-    private func lookUp(_ rows: RowBinaryWriter, in families: Set<EventFamily>, byUser: Bool) throws -> [EventFamily: Set<Bytewise<String>>] {
-        let selects = EventFamily.allCases.filter(families.contains).map { family in
-            let name = ClickHouseSQL.literal(family.rawValue), key = family.clickHouseColumns[0]
-            let user = byUser ? "user_id IN (SELECT user_id FROM batch_keys WHERE family = \(name)) AND " : ""
-            return "SELECT \(name), \(key) FROM \(family.clickHouseTable) WHERE \(user)\(key) IN (SELECT key FROM batch_keys WHERE family = \(name))"
+            found = try lookUp(batch.keyRows, in: families)
         }
         var stored: [EventFamily: Set<Bytewise<String>>] = [:]
-        guard !selects.isEmpty else { return stored }
-        let result = try client.query(selects.joined(separator: " UNION ALL "), table: "batch_keys", structure: Self.keyStructure, rows: rows)
-        for row in result.rows {
-            if case .text(let name) = row[0], let family = EventFamily(rawValue: name), case .text(let key) = row[1] {
-                stored[family, default: []].insert(Bytewise(key))
-            }
+        for index in found {
+            let entry = batch.entries[index]
+            if uncertain[entry.family]?.contains(Bytewise(entry.key)) != true { stored[entry.family, default: []].insert(Bytewise(entry.key)) }
         }
         return stored
+    }
+
+    /// The places of the keys `rows` (sent as the external table `batch_keys`) stored in their
+    /// families' tables, looked up by key alone.
+    private func lookUp(_ rows: RowBinaryWriter, in families: Set<EventFamily>) throws -> [Int] {
+        try client.query("SELECT n FROM batch_keys WHERE (family, key) IN (\(stored(families, where: nil, byUser: false)))",
+                         table: "batch_keys", structure: Self.keyStructure, rows: rows).rows.map { $0[0].int }
+    }
+
+    /// The (family, key) pairs of `families`' tables whose keys are in `batch_keys` (those
+    /// meeting `condition`), with `byUser` only under the users that sent them: one `SELECT` per
+    /// family, in one `UNION ALL`.
+    private func stored(_ families: Set<EventFamily>, where condition: String?, byUser: Bool) -> String {
+        EventFamily.allCases.filter(families.contains).map { family in
+            let name = ClickHouseSQL.literal(family.rawValue), key = family.clickHouseColumns[0]
+            let batch = "batch_keys WHERE family = \(name)" + (condition.map { " AND \($0)" } ?? "")
+            let user = byUser ? "user_id IN (SELECT user_id FROM \(batch)) AND " : ""
+            return "SELECT \(name), \(key) FROM \(family.clickHouseTable) WHERE \(user)\(key) IN (SELECT key FROM \(batch))"
+        }.joined(separator: " UNION ALL ")
     }
 
     /// Whether the lookups probe the database's sets (`ProbeSets`); asked once per sender.

@@ -1,3 +1,4 @@
+import Foundation
 @testable import TallyClickHouse
 import TallyQuery
 import XCTest
@@ -35,4 +36,20 @@ final class InsertTransportTests: XCTestCase {
         XCTAssertEqual(try client.query("SELECT count(), sum(n), sum(length(s)) FROM t").rows,
                        [[.int(200_000), .int(19_999_900_000), .int(Int64(bytes))]])
     }
+
+    #if os(Linux)
+    func testAChunkedAnswerIsDecodedWholeAndATruncatedOneIsAnError() throws {
+        var body = Data(), content = Data()
+        for index in 0..<20_000 {
+            let chunk = Data("row \(index)\t\(String(repeating: "x", count: index % 50))\r\n".utf8)
+            content.append(chunk)
+            body.append(Data((String(chunk.count, radix: 16) + (index % 2 == 0 ? "" : ";ext=1") + "\r\n").utf8) + chunk + Data("\r\n".utf8))
+        }
+        XCTAssertEqual(try PlainHTTPRequest.dechunk(body + Data("0\r\n\r\n".utf8)), content)
+        XCTAssertEqual(try PlainHTTPRequest.dechunk(Data("0\r\n\r\n".utf8)), Data())
+        for broken in [body, body.prefix(body.count - 3), Data("zz\r\nab\r\n0\r\n\r\n".utf8), Data("5\r\nab".utf8)] {
+            XCTAssertThrowsError(try PlainHTTPRequest.dechunk(Data(broken)))
+        }
+    }
+    #endif
 }
