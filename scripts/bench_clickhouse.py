@@ -88,9 +88,9 @@ EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observa
 # The feed states, which views of the event tables keep; the feed counters are summed from the
 # ingest's changes, so a copy has them remade from these (`copy_store`).
 STATE_TABLES = ['impression_reactions', 'exposure_pairs']
-# The ingest's lookups, by statement kind (`statement_kind`): the keys' probe of the batch, the
-# keys it finds looked up in the event tables, the pairs' and the impressions' states.
-LOOKUPS = {'SELECT batch_keys', 'SELECT exposure_pairs', 'SELECT impression_exposures'} | {'SELECT ' + table for table in EVENT_TABLES}
+# The ingest's lookups, by statement kind (`statement_kind`): the batch's keys (probed, and those
+# the set holds looked up in the event tables), the pairs' and the impressions' states.
+LOOKUPS = {'SELECT batch_keys', 'SELECT exposure_pairs', 'SELECT impression_exposures'}
 # Columns a copy suffixes, so that every copy holds new users and new events.
 RENAMED = {'user_id', 'event_id', 'id', 'session_id', 'page_instance_id'}
 RAW_COLUMNS = """
@@ -121,7 +121,7 @@ class Server:
         self.run('SYSTEM FLUSH LOGS')
         out = []
         for query_id, ms, memory, text, cpu in self.rows(
-                "SELECT query_id, query_duration_ms, memory_usage, substring(replaceAll(query, '\\n', ' '), 1, 600), "
+                "SELECT query_id, query_duration_ms, memory_usage, substring(replaceAll(query, '\\n', ' '), 1, 5000), "
                 "ProfileEvents.Values[indexOf(ProfileEvents.Names, 'UserTimeMicroseconds')] "
                 "+ ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SystemTimeMicroseconds')] "
                 "FROM system.query_log WHERE type = 2 AND event_date >= yesterday()"):
@@ -153,15 +153,23 @@ def size(text):
 
 
 def statement_kind(text):
-    """A label for grouping statements: the verb and the first table read (not a subquery)."""
-    words = text.replace('(', ' ').split()
-    upper = [w.upper() for w in words] + ['']
+    """A label for grouping statements: the verb and the first table read: the one the statement
+    itself names (outside parentheses), or when it reads a subquery, the first table named inside."""
+    tokens, depths, depth = text.replace('(', ' ( ').replace(')', ' ) ').split(), [], 0
+    for token in tokens:
+        depth += (token == '(')
+        depths.append(depth)
+        depth -= (token == ')')
+    upper = [t.upper() for t in tokens] + ['']
     for verb, after in [('INSERT', 'INTO'), ('OPTIMIZE', 'TABLE'), ('SELECT', 'FROM'), ('CREATE', 'EXISTS')]:
-        places = [at for at, word in enumerate(upper) if word == after and upper[at + 1] != 'SELECT']
-        if upper[0] == verb and places:
-            at = places[0]
-            return '%s %s' % (verb, words[at + 1] if at + 1 < len(words) else '')
-    return ' '.join(words[:2])
+        if upper[0] != verb:
+            continue
+        named = [at for at, word in enumerate(upper[:-1]) if word == after and depths[at] == 0 and upper[at + 1] != '(']
+        inner = [at for at, word in enumerate(upper[:-1]) if word == after and upper[at + 1] not in ('(', 'SELECT')]
+        if named or inner:
+            at = (named or inner)[0]
+            return '%s %s' % (verb, tokens[at + 1] if at + 1 < len(tokens) else '')
+    return ' '.join(tokens[:2])
 
 
 def copy_store(server, source, target, copies):
@@ -340,7 +348,7 @@ def store_reads(server, before):
     server.run('SYSTEM FLUSH LOGS')
     kinds = {}
     for query_id, ms, rows, data, text in server.rows(
-            "SELECT query_id, query_duration_ms, read_rows, read_bytes, substring(replaceAll(query, '\\n', ' '), 1, 600) "
+            "SELECT query_id, query_duration_ms, read_rows, read_bytes, substring(replaceAll(query, '\\n', ' '), 1, 5000) "
             "FROM system.query_log WHERE type = 2 AND event_date >= yesterday()"):
         if query_id in before:
             continue

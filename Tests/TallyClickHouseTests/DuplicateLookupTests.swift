@@ -1,4 +1,4 @@
-import TallyClickHouse
+@testable import TallyClickHouse
 import TallyEvents
 import TallyIngest
 import TallyQuery
@@ -7,7 +7,8 @@ import XCTest
 
 /// The stored keys are looked up with the batch's keys sent as a table of tab-separated values:
 /// keys holding tabs, newlines, quotes and backslashes are found again, and so counted as
-/// duplicates, as plain ones are; a key stored under another family is not a duplicate.
+/// duplicates, as plain ones are; a key stored under another family is not a duplicate, and a key
+/// sent again under another user is one, as in SQLite, however many keys of the batch are stored.
 final class DuplicateLookupTests: XCTestCase {
     func testKeysWithSeparatorsAndEscapesAreFoundOnTheNextIngest() throws {
         let client = try TestServer.freshDatabase()
@@ -41,5 +42,26 @@ final class DuplicateLookupTests: XCTestCase {
         XCTAssertEqual(second, IngestCounts(accepted: 1, duplicates: 1, rejected: 0))
         XCTAssertEqual(try client.query("SELECT count() FROM exposure_events").rows, [[.int(1)]])
         XCTAssertEqual(try client.query("SELECT count() FROM reading_events").rows, [[.int(1)]])
+    }
+
+    func testAKeySentAgainUnderAnotherUserIsADuplicateAsInSQLite() throws {
+        // One stored key in the batch (looked up under its user first), then more stored keys
+        // than are looked up that way (looked up by key alone).
+        for stored in [1, ClickHouseBatchSender.candidatesLookedUpByUser + 1] {
+            let client = try TestServer.freshDatabase()
+            defer { TestServer.drop(client) }
+            try ClickHouseSchema.create(using: client)
+            func reading(_ id: Int, user: String) -> String {
+                #"{"eventId":"e\#(id)","userId":"\#(user)","materialId":"m","eventType":"heartbeat","clientTimestampMs":1795100000000,"activeSecondsDelta":15}"#
+            }
+            let first = (0..<stored).map { reading($0, user: "u") }
+            XCTAssertEqual(try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: Array(first.joined(separator: "\n").utf8), name: "u.ndjson"),
+                                                                          onRejection: { _, _ in }).accepted, stored)
+            let again = (0..<stored).map { reading($0, user: "v") } + [reading(stored, user: "v")]
+            let counts = try ClickHouseIngestor(client: client).ingest(try EventFileReader(bytes: Array(again.joined(separator: "\n").utf8), name: "v.ndjson"),
+                                                                        onRejection: { _, _ in })
+            XCTAssertEqual(counts, IngestCounts(accepted: 1, duplicates: stored, rejected: 0), "\(stored) stored keys")
+            XCTAssertEqual(try client.query("SELECT count() FROM reading_events WHERE user_id = 'v'").rows, [[.int(1)]])
+        }
     }
 }
