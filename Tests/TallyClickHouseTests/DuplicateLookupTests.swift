@@ -5,7 +5,7 @@ import TallyQuery
 import TallySQLite
 import XCTest
 
-/// The stored keys are looked up with the batch's keys sent as a table of tab-separated values:
+/// The stored keys are looked up with the batch's keys sent as an external table of `RowBinary` rows:
 /// keys holding tabs, newlines, quotes and backslashes are found again, and so counted as
 /// duplicates, as plain ones are; a key stored under another family is not a duplicate, and a key
 /// sent again under another user is one, as in SQLite, however many keys of the batch are stored.
