@@ -5,7 +5,8 @@ import TallySQLite
 import XCTest
 
 /// A run killed mid-batch (its events stored, its changes to the feed counters not) leaves a
-/// store that the next run repairs: re-running the same ingest gives every report and every count a clean ingest gives.
+/// store that the next run repairs: re-running the same ingest gives every report and every
+/// count a clean ingest gives.
 final class InterruptedBatchTests: XCTestCase {
     private static let marks = "SELECT count() FROM system.tables WHERE database = currentDatabase() AND position(name, 'ingest__in_flight_') = 1"
 

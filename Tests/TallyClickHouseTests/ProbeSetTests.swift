@@ -6,9 +6,9 @@ import XCTest
 
 /// A batch's lookups (its keys in the event tables, its pairs in `exposure_pairs`, its impressions
 /// in `impression_exposures` and `impression_reactions`) read what the batch may find, not the
-/// whole table, however random the keys; the sets they probe hold every stored value, also in a store
-/// made before them, after an interrupted filling and after a run stopped mid-batch; and what the
-/// ingest finds is unchanged.
+/// whole table, however random the keys; the sets they probe hold every stored value, also in a
+/// store made before them, after an interrupted filling and after a run stopped mid-batch; and
+/// what the ingest finds is unchanged.
 final class ProbeSetTests: XCTestCase {
     /// The `Set` tables, the table each one's values are stored in, and their columns.
     private static let sets = [("event_key_probe", """
