@@ -66,7 +66,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             let pairChanges = try ExposurePairs.changes(for: pairs.shares, shared: pairs.shared, probing: try probing(), using: client)
             do {
                 if !marked, sent > 0 {
-                    try InFlightBatch.begin(mark, using: client)
+                    try client.mark(mark)
                     marked = true
                 }
                 var stale = false
@@ -106,7 +106,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             }
             // While events a failed send may have stored have not come again, the mark stays.
             if marked, uncertain.isEmpty {
-                try InFlightBatch.end(mark, using: client)
+                try client.unmark(mark)
                 marked = false
             }
             accepted += sent
@@ -237,7 +237,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
         let families = Set(batch.entries.map(\.family))
         var found: [Int] = []
         if try probing() {
-            let probed = "cityHash64(family, key) IN \(ProbeSets.eventKeys.name)"
+            let probed = ProbeSets.eventKeys.holds
             let candidates = try client.query("SELECT count() FROM batch_keys WHERE \(probed)",
                                               table: "batch_keys", structure: Self.keyStructure, rows: batch.keyRows).rows.first?.first?.int ?? 0
             if candidates > 0, candidates <= Self.candidatesLookedUpByUser {

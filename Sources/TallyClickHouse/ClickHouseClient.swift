@@ -220,6 +220,11 @@ public final class ClickHouseClient: @unchecked Sendable {
         try execute("CREATE TABLE IF NOT EXISTS \(database).\(name) (mark UInt8) ENGINE = TinyLog")
     }
 
+    /// Drops the mark `name`, if it exists.
+    func unmark(_ name: String) throws {
+        try execute("DROP TABLE IF EXISTS \(database).\(name)")
+    }
+
     /// Whether `host` names this machine.
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"

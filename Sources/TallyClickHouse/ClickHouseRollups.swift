@@ -447,7 +447,7 @@ enum ClickHouseRollups {
         }
         for source in Set(all.flatMap { [$0.source] + $0.staleWith }) {
             let local = cluster == nil ? source : source + "_local"
-            try client.execute("DROP TABLE IF EXISTS \(db).\(staleMark(local))")
+            try client.unmark(staleMark(local))
         }
     }
 

@@ -26,16 +26,6 @@ enum InFlightBatch {
         prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
     }
 
-    /// Marks a batch in flight under `mark`.
-    static func begin(_ mark: String, using client: ClickHouseClient) throws {
-        try client.mark(mark)
-    }
-
-    /// Drops `mark`: its batch is stored.
-    static func end(_ mark: String, using client: ClickHouseClient) throws {
-        try client.execute("DROP TABLE IF EXISTS \(client.database).\(mark)")
-    }
-
     /// Repairs what a run stopped mid-batch left, if it left a mark; call it once the tables
     /// exist and before the rollups are created. On a cluster (`cluster` given, or a server
     /// whose tables are Distributed) the shards' merges and remakes are requested
@@ -55,7 +45,7 @@ enum InFlightBatch {
             try ProbeSets.refill(using: client)
         }
         for mark in marks {
-            try end(mark, using: client)
+            try client.unmark(mark)
         }
     }
 }

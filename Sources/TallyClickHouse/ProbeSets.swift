@@ -38,6 +38,9 @@ enum ProbeSets {
         var columns: [String]
         /// Each source table and the expressions (of `columns`' values) and condition it feeds.
         var sources: [(table: String, values: [String], condition: String?)]
+
+        /// The condition that a row of the lookup's external table has its values in the set.
+        var holds: String { "cityHash64(\(columns.joined(separator: ", "))) IN \(name)" }
     }
 
     static let eventKeys = Probe(name: "event_key_probe", columns: ["family", "key"], sources: EventFamily.allCases.map {
@@ -73,7 +76,7 @@ enum ProbeSets {
             for source in probe.sources {
                 try client.execute("INSERT INTO \(db).\(probe.name) " + feed(probe, source, from: db + "." + source.table))
             }
-            try client.execute("DROP TABLE \(db).\(fillingMark(probe))")
+            try client.unmark(fillingMark(probe))
         }
     }
 
@@ -97,7 +100,7 @@ enum ProbeSets {
     static func condition(_ probe: Probe, batch: String, probing: Bool, as names: String? = nil) -> String {
         let columns = probe.columns.joined(separator: ", ")
         guard probing else { return "(\(names ?? columns)) IN (SELECT \(columns) FROM \(batch))" }
-        return "(\(names ?? columns)) IN (SELECT \(columns) FROM \(batch) WHERE cityHash64(\(columns)) IN \(probe.name))"
+        return "(\(names ?? columns)) IN (SELECT \(columns) FROM \(batch) WHERE \(probe.holds))"
     }
 
     /// The `SELECT` of the hashes `source` feeds into `probe`, reading `table`.
