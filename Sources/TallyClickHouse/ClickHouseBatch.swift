@@ -52,36 +52,55 @@ struct ClickHouseBatch: Sendable {
 
     /// Queues `event`; false when its key is already in the batch.
     mutating func add(_ event: Event) -> Bool {
-        let key = event.idempotencyKey
-        guard keys[event.family.index].insert(Bytewise(key)).inserted else { return false }
-        let date = LocalDate(instantMs: event.timestampMs, offsetMinutes: event.common.timezoneOffsetMinutes)
-        if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
-        let index = event.family.index
-        let start = rows[index].count
-        event.writeClickHouseRow(localDate: dateCache.text, to: &rows[index])
-        keyRows.uint32(entries.count)
-        keyRows.string(event.family.rawValue)
-        keyRows.string(key)
-        keyRows.string(event.common.userId)
-        entries.append(Entry(family: event.family, key: key, row: start..<rows[index].count))
-        var share = ImpressionState()
         switch event {
-        case .feedback(let feedback):
+        case .reading(let e):
+            return append(.reading, key: e.eventId, common: e.common, timestampMs: e.clientTimestampMs) {
+                e.writeClickHouseRow(localDate: $0, to: &$1)
+            }
+        case .observability(let e):
+            return append(.observability, key: e.eventId, common: e.common, timestampMs: e.timestampMs) {
+                e.writeClickHouseRow(localDate: $0, to: &$1)
+            }
+        case .feedback(let e):
+            guard append(.feedback, key: e.id, common: e.common, timestampMs: e.timestampMs, row: {
+                e.writeClickHouseRow(localDate: $0, to: &$1)
+            }) else { return false }
+            var share = ImpressionState()
             share.reaction = ImpressionState.Reaction(
-                order: OrderKey(timestampMs: feedback.timestampMs, sequence: 0, key: feedback.id), kind: feedback.kind.rawValue,
-                reason: feedback.reason, group: FineGroup(modelInfo: feedback.modelInfo, feedPosition: feedback.feedPosition))
-            impressions.append((entries.count - 1, ImpressionStates.Key(user: feedback.common.userId, impression: feedback.impressionId), share))
-        case .exposure(let exposure):
-            pairs.append((entries.count - 1, ExposurePairs.Key(pageInstance: exposure.pageInstanceId, item: exposure.itemId),
-                          ExposurePairs.First(order: OrderKey(timestampMs: exposure.clientTimestampMs, sequence: 0, key: exposure.eventId),
-                                              user: exposure.common.userId, localDate: dateCache.text, pageId: exposure.pageId,
-                                              modelInfo: exposure.modelInfo, feedPosition: exposure.feedPosition, events: 1)))
-            guard let impression = exposure.impressionId else { break }
-            share.exposureGroups.insert(FineGroup(modelInfo: exposure.modelInfo, feedPosition: exposure.feedPosition))
-            impressions.append((entries.count - 1, ImpressionStates.Key(user: exposure.common.userId, impression: impression), share))
-        case .reading, .observability:
-            break
+                order: OrderKey(timestampMs: e.timestampMs, sequence: 0, key: e.id), kind: e.kind.rawValue,
+                reason: e.reason, group: FineGroup(modelInfo: e.modelInfo, feedPosition: e.feedPosition))
+            impressions.append((entries.count - 1, ImpressionStates.Key(user: e.common.userId, impression: e.impressionId), share))
+        case .exposure(let e):
+            guard append(.exposure, key: e.eventId, common: e.common, timestampMs: e.clientTimestampMs, row: {
+                e.writeClickHouseRow(localDate: $0, to: &$1)
+            }) else { return false }
+            pairs.append((entries.count - 1, ExposurePairs.Key(pageInstance: e.pageInstanceId, item: e.itemId),
+                          ExposurePairs.First(order: OrderKey(timestampMs: e.clientTimestampMs, sequence: 0, key: e.eventId),
+                                              user: e.common.userId, localDate: dateCache.text, pageId: e.pageId,
+                                              modelInfo: e.modelInfo, feedPosition: e.feedPosition, events: 1)))
+            guard let impression = e.impressionId else { break }
+            var share = ImpressionState()
+            share.exposureGroups.insert(FineGroup(modelInfo: e.modelInfo, feedPosition: e.feedPosition))
+            impressions.append((entries.count - 1, ImpressionStates.Key(user: e.common.userId, impression: impression), share))
         }
+        return true
+    }
+
+    /// Queues an event of `family` unless its key is already in the batch: its row (written by
+    /// `row` from the local date's text), its key row and its entry.
+    private mutating func append(_ family: EventFamily, key: String, common: EventCommon, timestampMs: Int64,
+                                 row: (String, inout RowBinaryWriter) -> Void) -> Bool {
+        let index = family.index
+        guard keys[index].insert(Bytewise(key)).inserted else { return false }
+        let date = LocalDate(instantMs: timestampMs, offsetMinutes: common.timezoneOffsetMinutes)
+        if date.dayNumber != dateCache.day { dateCache = (date.dayNumber, date.description) }
+        let start = rows[index].count
+        row(dateCache.text, &rows[index])
+        keyRows.uint32(entries.count)
+        keyRows.string(family.rawValue)
+        keyRows.string(key)
+        keyRows.string(common.userId)
+        entries.append(Entry(family: family, key: key, row: start..<rows[index].count))
         return true
     }
 }

@@ -31,57 +31,91 @@ extension EventFamily {
     }
 }
 
-extension Event {
-    /// Writes the event as one `RowBinary` row of its table, in the order and the types of
-    /// `EventFamily.clickHouseColumns` (`ClickHouseSchema`); `localDate` is its local date
-    /// (`YYYY-MM-DD`) computed at ingest. The validator bounds what the narrow columns hold:
-    /// `tz_minutes` (Int16) -720...840, `active_seconds` (UInt32) 0...3600.
+extension RowBinaryWriter {
+    /// Writes the columns every event table starts with: the key, the user, the instant, the
+    /// offset and `localDate`, the event's local date (`YYYY-MM-DD`) computed at ingest.
+    mutating func eventHead(key: String, common: EventCommon, timestampMs: Int64, localDate: String) {
+        string(key)
+        string(common.userId)
+        int64(timestampMs)
+        int16(common.timezoneOffsetMinutes)
+        string(localDate)
+    }
+
+    /// Writes the columns every event table ends with.
+    mutating func eventTail(_ common: EventCommon) {
+        nullableString(common.platform)
+        nullableString(common.appVersion)
+        nullableString(common.extraJSON)
+    }
+}
+
+// Each family writes its event as one `RowBinary` row of its table, in the order and the types
+// of `EventFamily.clickHouseColumns` (`ClickHouseSchema`); `localDate` is its local date computed
+// at ingest. The validator bounds what the narrow columns hold: `tz_minutes` (Int16) -720...840,
+// `active_seconds` (UInt32) 0...3600. A family's own type writes it, not `Event`: reading a field
+// through the enum copies the whole event each time.
+
+extension ReadingEvent {
+    /// Writes the event as a row of `reading_events`.
     func writeClickHouseRow(localDate: String, to row: inout RowBinaryWriter) {
-        row.string(idempotencyKey)
-        row.string(common.userId)
-        row.int64(timestampMs)
-        row.int16(common.timezoneOffsetMinutes)
-        row.string(localDate)
-        switch self {
-        case .reading(let e):
-            row.nullableString(e.clientSessionId)
-            row.string(e.materialId)
-            row.string(e.kind.rawValue)
-            row.nullableInt64(e.sequence)
-            row.uint32(e.activeSecondsDelta)
-            row.nullableFloat64(e.progress)
-            row.nullableString(e.positionJSON)
-            row.string(e.targetType.rawValue)
-            row.nullableString(e.title)
-            row.nullableString(e.knowledgeBaseId)
-        case .feedback(let e):
-            row.string(e.kind.rawValue)
-            row.nullableString(e.reason)
-            row.string(e.impressionId)
-            row.string(e.modelInfo)
-            row.int64(Int64(e.feedPosition))
-            row.nullableString(e.itemId)
-            row.string(e.contextJSON ?? "{}")
-        case .exposure(let e):
-            row.nullableString(e.pageId)
-            row.string(e.pageInstanceId)
-            row.string(e.itemId)
-            row.nullableString(e.impressionId)
-            row.nullableString(e.modelInfo)
-            row.nullableInt64(e.feedPosition.map(Int64.init))
-            row.nullableFloat64(e.visibleRatio)
-            row.nullableInt64(e.dwellMs)
-        case .observability(let e):
-            row.string(e.eventName)
-            row.string(e.sessionId)
-            row.string(e.propertiesJSON)
-            let properties = PropertyColumns(json: e.propertiesJSON)
-            row.strings(properties.keys)
-            row.strings(properties.values)
-            row.nullableFloat64s(properties.numbers)
-        }
-        row.nullableString(common.platform)
-        row.nullableString(common.appVersion)
-        row.nullableString(common.extraJSON)
+        row.eventHead(key: eventId, common: common, timestampMs: clientTimestampMs, localDate: localDate)
+        row.nullableString(clientSessionId)
+        row.string(materialId)
+        row.string(kind.rawValue)
+        row.nullableInt64(sequence)
+        row.uint32(activeSecondsDelta)
+        row.nullableFloat64(progress)
+        row.nullableString(positionJSON)
+        row.string(targetType.rawValue)
+        row.nullableString(title)
+        row.nullableString(knowledgeBaseId)
+        row.eventTail(common)
+    }
+}
+
+extension FeedbackEvent {
+    /// Writes the event as a row of `feedback_events`.
+    func writeClickHouseRow(localDate: String, to row: inout RowBinaryWriter) {
+        row.eventHead(key: id, common: common, timestampMs: timestampMs, localDate: localDate)
+        row.string(kind.rawValue)
+        row.nullableString(reason)
+        row.string(impressionId)
+        row.string(modelInfo)
+        row.int64(Int64(feedPosition))
+        row.nullableString(itemId)
+        row.string(contextJSON ?? "{}")
+        row.eventTail(common)
+    }
+}
+
+extension ExposureEvent {
+    /// Writes the event as a row of `exposure_events`.
+    func writeClickHouseRow(localDate: String, to row: inout RowBinaryWriter) {
+        row.eventHead(key: eventId, common: common, timestampMs: clientTimestampMs, localDate: localDate)
+        row.nullableString(pageId)
+        row.string(pageInstanceId)
+        row.string(itemId)
+        row.nullableString(impressionId)
+        row.nullableString(modelInfo)
+        row.nullableInt64(feedPosition.map(Int64.init))
+        row.nullableFloat64(visibleRatio)
+        row.nullableInt64(dwellMs)
+        row.eventTail(common)
+    }
+}
+
+extension ObservabilityEvent {
+    /// Writes the event as a row of `observability_events`.
+    func writeClickHouseRow(localDate: String, to row: inout RowBinaryWriter) {
+        row.eventHead(key: eventId, common: common, timestampMs: timestampMs, localDate: localDate)
+        row.string(eventName)
+        row.string(sessionId)
+        row.string(propertiesJSON)
+        let properties = PropertyColumns(json: propertiesJSON)
+        row.strings(properties.keys)
+        row.strings(properties.values)
+        row.nullableFloat64s(properties.numbers)
+        row.eventTail(common)
     }
 }
