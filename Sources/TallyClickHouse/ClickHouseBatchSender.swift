@@ -106,7 +106,7 @@ final class ClickHouseBatchSender: @unchecked Sendable {
             }
             // While events a failed send may have stored have not come again, the mark stays.
             if marked, uncertain.isEmpty {
-                try client.unmark(mark)
+                try client.dropTable(mark)
                 marked = false
             }
             accepted += sent

@@ -220,8 +220,9 @@ public final class ClickHouseClient: @unchecked Sendable {
         try execute("CREATE TABLE IF NOT EXISTS \(database).\(name) (mark UInt8) ENGINE = TinyLog")
     }
 
-    /// Drops the mark `name`, if it exists.
-    func unmark(_ name: String) throws {
+    /// Drops the database's table or view `name` (a mark, a view made again, a table converted),
+    /// if it exists.
+    func dropTable(_ name: String) throws {
         try execute("DROP TABLE IF EXISTS \(database).\(name)")
     }
 

@@ -403,9 +403,9 @@ enum ClickHouseRollups {
             if cluster == nil, tables[local] == "Distributed" { continue }
             if existing.contains(local), layouts[local] != layout(of: rollup) {
                 // Made by an earlier layout: its view feeds columns it no longer has.
-                try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
-                try client.execute("DROP TABLE IF EXISTS \(db).\(local)_changes_mv")
-                if cluster != nil { try client.execute("DROP TABLE IF EXISTS \(db).\(rollup.name)") }
+                try client.dropTable("\(local)_mv")
+                try client.dropTable("\(local)_changes_mv")
+                if cluster != nil { try client.dropTable(rollup.name) }
                 try client.execute("DROP TABLE \(db).\(local)")
                 existing.remove(local)
             } else if existing.contains(local), ([rollup.source] + rollup.staleWith).contains(where: {
@@ -418,7 +418,7 @@ enum ClickHouseRollups {
             if !existing.contains(local) {
                 made.insert(local)
                 let fresh = local + "__new"
-                try client.execute("DROP TABLE IF EXISTS \(db).\(fresh)")
+                try client.dropTable(fresh)
                 try client.execute(createTable(rollup, db + "." + fresh))
                 let fills = rollup.fills.isEmpty ? [select(rollup, from: db + "." + source)] : rollup.fills.map {
                     $0.replacingOccurrences(of: "%SOURCE%", with: db + "." + source)
@@ -431,7 +431,7 @@ enum ClickHouseRollups {
             }
             if let changes = rollup.changes {
                 // Views of an earlier layout read the changes from `source` itself.
-                try client.execute("DROP TABLE IF EXISTS \(db).\(local)_mv")
+                try client.dropTable("\(local)_mv")
                 try client.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\(local)_changes_mv TO \(db).\(local) AS "
                                    + select(rollup, from: db + "." + changes + (cluster == nil ? "" : "_local")))
             } else {
@@ -447,7 +447,7 @@ enum ClickHouseRollups {
         }
         for source in Set(all.flatMap { [$0.source] + $0.staleWith }) {
             let local = cluster == nil ? source : source + "_local"
-            try client.unmark(staleMark(local))
+            try client.dropTable(staleMark(local))
         }
     }
 

@@ -29,7 +29,7 @@ struct ClickHouseSchemaConversion {
         let tables = try client.tables()
         if tables["event_keys"] != nil || tables["event_keys_local"] != nil {
             for name in ["\(ProbeSets.eventKeys.name)_mv0", ProbeSets.eventKeys.name, "event_keys", "event_keys_local"] {
-                try client.execute("DROP TABLE IF EXISTS \(db).\(name)")
+                try client.dropTable(name)
             }
         }
         let existing = try layouts()
@@ -39,12 +39,12 @@ struct ClickHouseSchemaConversion {
             if existing[name] == nil, existing[fresh] != nil {
                 try client.execute("RENAME TABLE \(db).\(fresh) TO \(db).\(name)")
             } else if let layout = existing[name], layout != Self.layout(of: table) {
-                try client.execute("DROP TABLE IF EXISTS \(db).\(fresh)")
+                try client.dropTable(fresh)
                 try client.execute(table.create(db + "." + fresh))
                 try client.execute("INSERT INTO \(db).\(fresh) SELECT * FROM \(db).\(name)")
                 try client.execute("RENAME TABLE \(db).\(name) TO \(db).\(old), \(db).\(fresh) TO \(db).\(name)")
             }
-            try client.execute("DROP TABLE IF EXISTS \(db).\(old)")
+            try client.dropTable(old)
         }
     }
 

@@ -45,7 +45,7 @@ enum InFlightBatch {
             try ProbeSets.refill(using: client)
         }
         for mark in marks {
-            try client.unmark(mark)
+            try client.dropTable(mark)
         }
     }
 }

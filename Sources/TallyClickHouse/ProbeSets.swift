@@ -76,7 +76,7 @@ enum ProbeSets {
             for source in probe.sources {
                 try client.execute("INSERT INTO \(db).\(probe.name) " + feed(probe, source, from: db + "." + source.table))
             }
-            try client.unmark(fillingMark(probe))
+            try client.dropTable(fillingMark(probe))
         }
     }
 
