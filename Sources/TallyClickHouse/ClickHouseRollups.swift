@@ -39,7 +39,16 @@ enum ClickHouseRollups {
         var staleWith: [String] = []
         /// Rows per primary-key mark, when not the server's default (8,192).
         var granularity: Int?
+        /// The column whose hash splits a fill into passes (`fill(_:into:local:rowsPerPass:using:)`):
+        /// every table the fill reads has it, and what the fill must see whole (an impression's
+        /// states, a pair's events) shares its value.
+        var split = "user_id"
     }
+
+    /// Source rows a fill aggregates in one pass at most. Filling from the events' states takes
+    /// the server about 600 bytes a row (1.8 GB for 3M states at 10M events), past 18.16's
+    /// default limit of 10 GB a query well before 100M events; a pass of 4M stays near 2.4 GB.
+    static let rowsPerFillPass = 4_000_000
 
     /// A dislike-rate group's columns in the feed rollups (no Nullable in a sorting key in 18.16).
     private static let fineGroupColumns = "model_info String, model_null UInt8, feed_position Int64, position_null UInt8"
@@ -228,7 +237,7 @@ enum ClickHouseRollups {
                    FROM (SELECT item_id, user_id, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g
                          FROM (\(currentPairs)))
                    GROUP BY tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)
-                   """]),
+                   """], split: "page_instance_id"),
         // The items of each user's groups but `item` (one item each), as exact sets: a user's own
         // groups have one user. A report reads every state of the marks holding the user's rows,
         // other users' sets included: 256 rows a mark instead of 8,192 (at 10M events, 3 ms
@@ -255,23 +264,23 @@ enum ClickHouseRollups {
                    FROM (SELECT item_id, user_id, day, arrayJoin(\(userPairGroups(day: "day", position: "position"))) AS g
                          FROM (\(currentPairs)))
                    GROUP BY user_id, tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), substring(day, 1, 7)
-                   """], granularity: 256),
+                   """], granularity: 256, split: "page_instance_id"),
         // Pairs whose events came from more than one user (`ExposurePairs`): while there is none,
         // a user's counts above are what that user's events alone give.
         counters("exposure_counters", sharedPairsCounter, source: ExposurePairs.table, changes: ExposurePairs.changes, kind: 1,
-                 delta: "exposures_delta", fill: """
+                 delta: "exposures_delta", split: "page_instance_id", fill: """
             SELECT page_instance_id, item_id FROM %DB%.exposure_events%LOCAL% GROUP BY page_instance_id, item_id HAVING uniqExact(user_id) > 1
             """),
     ]
 
     /// A table of named counters holding counter `counter`, summed from the change rows of `kind`
     /// (column `delta`) that the ingest writes into `changes` beside `source`, and filled with the
-    /// number of rows of `fill`.
+    /// number of rows of `fill` (split into passes by `split`).
     private static func counters(_ name: String, _ counter: String, source: String, changes: String, kind: Int, delta: String,
-                                 staleWith: [String] = [], fill: String) -> Rollup {
+                                 staleWith: [String] = [], split: String = "user_id", fill: String) -> Rollup {
         Rollup(name: name, source: source, engine: "SummingMergeTree", columns: "name String, value Int64", partition: nil, order: "name",
                select: "SELECT '\(counter)' AS name, sum(\(delta)) AS value FROM %SOURCE% WHERE kind = \(kind) GROUP BY kind",
-               changes: changes, fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"], staleWith: staleWith)
+               changes: changes, fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"], staleWith: staleWith, split: split)
     }
 
     /// The dislike-rate counters per group, and per user first with `perUser`.
@@ -333,7 +342,7 @@ enum ClickHouseRollups {
                           SELECT \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), toInt64(count()), toInt64(sum(events - 1))\(pairMonth)
                           FROM (SELECT user_id, day, events, arrayJoin(\(pairGroups(day: "day", position: "position"))) AS g FROM (\(currentPairs)))
                           GROUP BY \(user)tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3)\(pairMonth)
-                          """], granularity: perUser ? 256 : nil)
+                          """], granularity: perUser ? 256 : nil, split: "page_instance_id")
     }
 
     /// A pair's group in each dimension of `exposures --by`: (dimension, value, missing), given
@@ -385,8 +394,9 @@ enum ClickHouseRollups {
     }
 
     /// Creates every rollup missing from the database, filled from its event table, remakes the
-    /// ones marked stale, and creates the views (and on a cluster the Distributed tables).
-    static func create(using client: ClickHouseClient, cluster: String?) throws {
+    /// ones marked stale, and creates the views (and on a cluster the Distributed tables). A fill
+    /// reading more than `rowsPerPass` rows of a table runs in passes (`fill`).
+    static func create(using client: ClickHouseClient, cluster: String?, rowsPerPass: Int = rowsPerFillPass) throws {
         let db = client.database
         let tables = try client.tables()
         var existing = Set(tables.keys)
@@ -420,13 +430,7 @@ enum ClickHouseRollups {
                 let fresh = local + "__new"
                 try client.dropTable(fresh)
                 try client.execute(createTable(rollup, db + "." + fresh))
-                let fills = rollup.fills.isEmpty ? [select(rollup, from: db + "." + source)] : rollup.fills.map {
-                    $0.replacingOccurrences(of: "%SOURCE%", with: db + "." + source)
-                        .replacingOccurrences(of: "%DB%", with: db).replacingOccurrences(of: "%LOCAL%", with: cluster == nil ? "" : "_local")
-                }
-                for fill in fills {
-                    try client.execute("INSERT INTO \(db).\(fresh) " + fill)
-                }
+                try fill(rollup, into: fresh, local: cluster == nil ? "" : "_local", rowsPerPass: rowsPerPass, using: client)
                 try client.execute("RENAME TABLE \(db).\(fresh) TO \(db).\(local)")
             }
             if let changes = rollup.changes {
@@ -448,6 +452,36 @@ enum ClickHouseRollups {
         for source in Set(all.flatMap { [$0.source] + $0.staleWith }) {
             let local = cluster == nil ? source : source + "_local"
             try client.dropTable(staleMark(local))
+        }
+    }
+
+    /// Fills the table `fresh` with `rollup`'s rows: its `fills` (or its view's query), reading
+    /// the tables named `%SOURCE%` and `%DB%.NAME%LOCAL%` (`local` the suffix of the server's
+    /// own tables). When the largest of them holds more than `rowsPerPass` rows, the queries run
+    /// once per pass, each reading the rows whose `split` column hashes to it: a fill keeps in
+    /// memory what one pass groups, and since every rollup sums counts or merges states, the
+    /// passes' rows add up to the whole's.
+    private static func fill(_ rollup: Rollup, into fresh: String, local: String, rowsPerPass: Int,
+                             using client: ClickHouseClient) throws {
+        let db = client.database
+        let queries = (rollup.fills.isEmpty ? [rollup.select] : rollup.fills).map {
+            $0.replacingOccurrences(of: "%SOURCE%", with: "%DB%.\(rollup.source)%LOCAL%")
+        }
+        let tables = Set(queries.flatMap { $0.matches(of: /%DB%\.(\w+)%LOCAL%/).map { String($0.1) + local } })
+        let rows = try client.query("""
+            SELECT max(rows) FROM (SELECT sum(rows) AS rows FROM system.parts
+                                   WHERE active AND database = \(ClickHouseSQL.literal(db))
+                                         AND table IN (\(tables.sorted().map(ClickHouseSQL.literal).joined(separator: ", ")))
+                                   GROUP BY table)
+            """).rows.first?.first?.int ?? 0
+        let passes = max(1, (rows + rowsPerPass - 1) / rowsPerPass)
+        for pass in 0..<passes {
+            for query in queries {
+                try client.execute("INSERT INTO \(db).\(fresh) " + query.replacing(/%DB%\.(\w+)%LOCAL%/) { match in
+                    let table = "\(db).\(match.1)\(local)"
+                    return passes == 1 ? table : "(SELECT * FROM \(table) WHERE cityHash64(\(rollup.split)) % \(passes) = \(pass))"
+                })
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
-import TallyClickHouse
+@testable import TallyClickHouse
+import TallyEvents
 import TallyQuery
 import TallySQLite
 import XCTest
@@ -481,5 +482,44 @@ final class FeedRollupTests: XCTestCase {
         try ClickHouseSchema.create(using: client)
         XCTAssertEqual(try client.query(shared).rows, [[.int(2)]])
         try assertSameExposures(expected, actual, users: ["u", "v"], "remade: ")
+    }
+
+    func testAFillRunInPassesAddsUpToTheWholeStore() throws {
+        // Two users with impressions of the same ids and groups, a reaction moved by a later batch,
+        // and pairs whose events come from both users (kept whole in one pass by their page instance).
+        let batches = Self.batches.map { batch in
+            batch + batch.map { $0.replacingOccurrences(of: #""userId":"u""#, with: #""userId":"v""#)
+                .replacingOccurrences(of: #"Id":"e"#, with: #"Id":"ve"#).replacingOccurrences(of: #""id":"f"#, with: #""id":"vf"#)
+                .replacingOccurrences(of: #""pageInstanceId":"p-"#, with: #""pageInstanceId":"vp-"#) }
+        } + [[Self.exposure("x1", impression: "imp-7", model: "m-a", position: 1, page: "pi-1", item: "item-a"),
+              Self.exposure("x2", impression: "imp-7", model: "m-b", position: 2, ms: 1_795_100_005_000, page: "pi-1", item: "item-a",
+                            user: "v"),
+              Self.exposure("x3", impression: "imp-8", model: "m-a", position: 3, page: "pi-2", item: "item-b"),
+              Self.exposure("x4", impression: "imp-8", model: "m-c", position: 4, ms: 1_795_100_009_000, page: "pi-2", item: "item-b",
+                            user: "v")]]
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try store(batches, in: client)
+        let counts = "SELECT name, sum(value) FROM (SELECT * FROM rollup_counters UNION ALL SELECT * FROM exposure_counters) GROUP BY name ORDER BY name"
+        let kept = try counters(client), keptPerUser = try userCounters(client), keptCounts = try client.query(counts).rows
+        XCTAssertEqual(keptCounts, [[.text("impressions_in_several_groups"), .int(2)], [.text("pairs_of_several_users"), .int(2)]])
+
+        // Every rollup remade, each fill in as many passes as its largest table has rows.
+        for family in EventFamily.allCases {
+            try ClickHouseRollups.markStale(fedBy: family.clickHouseTable, using: client)
+        }
+        try ClickHouseRollups.create(using: client, cluster: nil, rowsPerPass: 1)
+        XCTAssertEqual(try counters(client), kept)
+        XCTAssertEqual(try userCounters(client), keptPerUser)
+        XCTAssertEqual(try client.query(counts).rows, keptCounts)
+        let folder = try temporaryFolder("tally-feed")
+        let expected = try sqlite(batches, in: folder), actual = ClickHouseReports(client: client)
+        for grouping in Self.groupings {
+            for user in [nil, "u", "v"] {
+                XCTAssertEqual(try actual.dislikeRate(grouping, topReasons: 2, user: user),
+                               try expected.dislikeRate(grouping, topReasons: 2, user: user), "\(grouping) \(user ?? "all")")
+            }
+        }
+        try assertSameExposures(expected, actual, users: ["u", "v"])
     }
 }
