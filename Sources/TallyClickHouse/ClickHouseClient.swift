@@ -7,8 +7,9 @@ import TallySupport
 /// A small synchronous client of ClickHouse's HTTP interface: queries answer in
 /// `TabSeparatedWithNamesAndTypes`, inserts send `RowBinary` rows (gzip-compressed
 /// unless the server is on this machine), and a query can carry a table of values with it
-/// (external data). Requests from several threads at once each wait for their own answer. On Linux, requests with a body to an `http://` server
-/// go over a plain socket (`PlainHTTPRequest`); the others through `URLSession`.
+/// (external data). Requests from several threads at once each wait for their own answer. On
+/// Linux every request to an `http://` server goes over a plain socket (`PlainHTTPRequest`);
+/// elsewhere, and to `https://`, through `URLSession`.
 ///
 /// An insert whose request fails before any answer (connection refused or reset, timeout) is
 /// sent again with the very same bytes, up to `attempts` times, so that a server which did
@@ -132,10 +133,11 @@ public final class ClickHouseClient: @unchecked Sendable {
         // `+` in a query string reads as a space on the server: escape it as well.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         #if os(Linux)
-        if let body, url.scheme?.lowercased() == "http", let host = url.host {
+        if url.scheme?.lowercased() == "http", let host = url.host {
             let target = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
                 + "?" + (components.percentEncodedQuery ?? "")
-            let request = PlainHTTPRequest(host: host, port: url.port ?? 80, target: target, headers: headers, body: body, timeout: 600)
+            let request = PlainHTTPRequest(host: host, port: url.port ?? 80, target: target, headers: headers,
+                                           body: body ?? Data(sql.utf8), timeout: 600)
             let response: PlainHTTPRequest.Response
             do {
                 response = try request.send()
