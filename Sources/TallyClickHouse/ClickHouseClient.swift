@@ -28,7 +28,8 @@ public final class ClickHouseClient: @unchecked Sendable {
     /// (a loopback address), where compressing costs both sides more CPU than the bytes cost.
     public let compressesInserts: Bool
     private let pause: @Sendable (Double) -> Void
-    private let session: URLSession
+    /// Made at the first request that needs it: on Linux, requests to `http://` servers never do.
+    private let sessions = Locked<URLSession?>(nil)
 
     /// Creates a client of the server at `url` working in `database`.
     ///
@@ -45,10 +46,19 @@ public final class ClickHouseClient: @unchecked Sendable {
         self.attempts = max(1, attempts)
         self.pause = pause
         compressesInserts = !Self.isLoopback(parsed.host ?? "")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 600
-        configuration.timeoutIntervalForResource = 3600
-        session = URLSession(configuration: configuration)
+    }
+
+    /// The `URLSession` requests go through where the plain socket does not serve them.
+    private var session: URLSession {
+        sessions.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 600
+            configuration.timeoutIntervalForResource = 3600
+            let made = URLSession(configuration: configuration)
+            session = made
+            return made
+        }
     }
 
     /// Runs a query and returns its rows.
