@@ -51,5 +51,90 @@ final class InsertTransportTests: XCTestCase {
             XCTAssertThrowsError(try PlainHTTPRequest.dechunk(Data(broken)))
         }
     }
+
+    /// ClickHouse answers a query with external data, then closes with the end of the multipart
+    /// body unread, which resets the connection behind its answer.
+    func testAWholeAnswerFollowedByAResetIsTheAnswer() throws {
+        let body = Data(repeating: 120, count: 256 * 1024)
+        let answer = try OneAnswerServer.answer(leavingUnread: 64, of: body.count,
+                                                with: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n") { port in
+            try PlainHTTPRequest(host: "127.0.0.1", port: port, target: "/", headers: [:], body: body, timeout: 10).send()
+        }
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.body, Data("hello".utf8))
+    }
+
+    /// A server that refuses a request before reading its body: its answer, not the reset.
+    func testARefusalBeforeTheBodyIsReadIsTheAnswer() throws {
+        let body = Data(repeating: 120, count: 16 << 20)
+        let answer = try OneAnswerServer.answer(leavingUnread: body.count, of: body.count,
+                                                with: "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 8\r\n\r\ntoo long") { port in
+            try PlainHTTPRequest(host: "127.0.0.1", port: port, target: "/", headers: [:], body: body, timeout: 10).send()
+        }
+        XCTAssertEqual(answer.status, 413)
+        XCTAssertEqual(answer.body, Data("too long".utf8))
+    }
+
+    func testAnAnswerIsCompleteOnlyWhereItsHeadSaysItEnds() {
+        for (text, complete) in [("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", true),
+                                 ("HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nok", false),
+                                 ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", true),
+                                 ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n", false),
+                                 ("HTTP/1.1 200 OK\r\n\r\nok", false), ("HTTP/1.1 200 OK\r\nContent-Length: 2", false)] {
+            XCTAssertEqual(PlainHTTPRequest.isComplete(Data(text.utf8)), complete, text)
+        }
+    }
     #endif
 }
+
+#if os(Linux)
+/// A server on a loopback port for one request: reads all of it but `leavingUnread` bytes of
+/// its body, waits until (up to 1 KiB of) those have arrived, writes `answer` and closes, so
+/// that the kernel resets the connection (data was left unread).
+enum OneAnswerServer {
+    static func answer<T>(leavingUnread unread: Int, of bodyLength: Int, with answer: String,
+                          _ client: (Int) throws -> T) throws -> T {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(listener, raw, length) == 0, listen(listener, 1) == 0, getsockname(listener, raw, &length) == 0 else {
+                    throw POSIXError(.EADDRNOTAVAIL)
+                }
+            }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let served = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { served.signal() }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+            var wanted = Int.max
+            while received.count < wanted {
+                let count = recv(connection, &buffer, min(buffer.count, wanted - received.count), 0)
+                guard count > 0 else { return }
+                received += buffer[..<count]
+                if wanted == .max, let end = received.indices.dropLast(3).first(where: { received[$0..<($0 + 4)] == [13, 10, 13, 10] }) {
+                    wanted = end + 4 + bodyLength - unread
+                }
+            }
+            // Unread bytes (all of them, up to 1 KiB) are in the receive queue before the close.
+            let waiting = min(unread, 1024)
+            while waiting > 0 {
+                let peeked = recv(connection, &buffer, waiting, Int32(MSG_PEEK))
+                if peeked <= 0 || peeked >= waiting { break }
+                usleep(1000)
+            }
+            _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        defer { served.wait() }
+        return try client(port)
+    }
+}
+#endif
