@@ -5,10 +5,11 @@ import Glibc
 /// One HTTP/1.1 POST over its own TCP connection, written with plain socket calls: the request
 /// head and body in as few `send`s as the kernel takes, the answer read to the end
 /// (`Connection: close`; a reset right after a whole answer ends it too), chunked bodies
-/// decoded. It carries every request to `http://` servers on Linux, where Foundation's `URLSession` spent more system time handing each body's pieces
-/// between threads than the rest of the ingest took (a 200,000-event ingest: 13 s of system
-/// time against 7 s of user time), and starting its threads took a report's process longer
-/// than the server took to answer its queries.
+/// decoded. It carries every request to `http://` servers on Linux, where Foundation's
+/// `URLSession` spent more system time handing each body's pieces between threads than the rest
+/// of the ingest took (a 200,000-event ingest: 13 s of system time against 7 s of user time),
+/// and starting its threads took a report's process longer than the server took to answer its
+/// queries.
 struct PlainHTTPRequest {
     var host: String
     var port: Int
