@@ -418,7 +418,8 @@ final class FeedRollupTests: XCTestCase {
 
     func testEachUsersCountersAnswerTheirReportsAsTheirEventsDo() throws {
         // u's imp-1 moves to a newer reaction's group; v's impressions share u's ids and groups.
-        let batches = Self.batchesOfTwoUsers + [[Self.feedback("vf9", impression: "imp-9", kind: "dislike", reason: "Loud", model: "m-c", position: 7, second: 4, user: "v")]]
+        let batches = Self.batchesOfTwoUsers
+            + [[Self.feedback("vf9", impression: "imp-9", kind: "dislike", reason: "Loud", model: "m-c", position: 7, second: 4, user: "v")]]
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try store(batches, in: client)
@@ -491,12 +492,14 @@ final class FeedRollupTests: XCTestCase {
     func testAFillRunInPassesAddsUpToTheWholeStore() throws {
         // Two users with impressions of the same ids and groups, a reaction moved by a later batch,
         // and pairs whose events come from both users (kept whole in one pass by their page instance).
-        let batches = Self.batchesOfTwoUsers + [[Self.exposure("x1", impression: "imp-7", model: "m-a", position: 1, page: "pi-1", item: "item-a"),
-              Self.exposure("x2", impression: "imp-7", model: "m-b", position: 2, ms: 1_795_100_005_000, page: "pi-1", item: "item-a",
-                            user: "v"),
-              Self.exposure("x3", impression: "imp-8", model: "m-a", position: 3, page: "pi-2", item: "item-b"),
-              Self.exposure("x4", impression: "imp-8", model: "m-c", position: 4, ms: 1_795_100_009_000, page: "pi-2", item: "item-b",
-                            user: "v")]]
+        let batches = Self.batchesOfTwoUsers + [[
+            Self.exposure("x1", impression: "imp-7", model: "m-a", position: 1, page: "pi-1", item: "item-a"),
+            Self.exposure("x2", impression: "imp-7", model: "m-b", position: 2, ms: 1_795_100_005_000, page: "pi-1", item: "item-a",
+                          user: "v"),
+            Self.exposure("x3", impression: "imp-8", model: "m-a", position: 3, page: "pi-2", item: "item-b"),
+            Self.exposure("x4", impression: "imp-8", model: "m-c", position: 4, ms: 1_795_100_009_000, page: "pi-2", item: "item-b",
+                          user: "v"),
+        ]]
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }
         try store(batches, in: client)

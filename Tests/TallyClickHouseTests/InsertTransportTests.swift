@@ -133,7 +133,10 @@ enum OneAnswerServer {
             }
             _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
-        defer { served.wait() }
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR)) // ends an accept that no client came to
+            served.wait()
+        }
         return try client(port)
     }
 }
