@@ -6,7 +6,7 @@ Usage:
   scripts/bench_clickhouse.py [--bin .build/release/report] [--sizes 1M,10M] [--runs 5]
                               [--data bench-out] [--dir bench-out/clickhouse-server]
                               [--http 18200] [--tcp 19200] [--url URL] [--keep] [--reuse] [--raw-runs 3]
-                              [--ingest-only] [--skip dislike-rate,exposures] [--store 10M]
+                              [--ingest-only] [--skip dislike-rate,exposures] [--store 10M] [--pairs 3]
 
 1. Starts a private ClickHouse (scripts/clickhouse.sh start DIR HTTP TCP, query log on) unless
    --url names a running one, and generates bench-out/events-1000000-seed1-v4.ndjson
@@ -24,16 +24,18 @@ Usage:
    sum over the core count), with the best ratio to the raw insert that leaves.
 2b. Into a full store (--store N, multiples of 1M; 0 skips it): generates N/1M files of 1M events
    of the same 2,000 users (scripts/generate_events.py --users 2000 --days 60 --key v4
-   --user-seed 7, each 60 days before the next), a newer file (the 60 days after them) and an
-   older one (the 60 days before them), all in --data. Builds the store by ingesting the N files
-   oldest first (each file's time printed: the slope), then takes the newer file, then the older
-   one (history loaded after the present): each is ingested into an empty database and right
-   after into the store (the newer one first posted by `curl` too), each load once the server has
-   merged what the loads before it left, so that the loads compared run a minute apart, not a
-   store's build apart (this machine's speed drifts). Prints each load's speed into the store as
-   a ratio to the same file into an empty database, the newer file's empty load as a ratio to the
-   raw `curl` insert of it, and the server's reads of the lookups of the loads into the store
-   (system.query_log).
+   --user-seed 7, each 60 days before the next), --pairs newer files (each the 60 days after the
+   one before, the first after the store) and an older one (the 60 days before the store), all in
+   --data. Builds the store by ingesting the N files oldest first (each file's time printed: the
+   slope), posts the first newer file by `curl` (the raw insert), then takes the newer files in
+   turn, then the older one (history loaded after the present): each is ingested into an empty
+   database and into the store, the pairs alternating which of the two comes first, each load once
+   the server has merged what the loads before it left, so that the loads compared run a minute
+   apart, not a store's build apart (this machine's speed drifts). The store grows by each file
+   loaded into it. Prints each load's speed into the store as a ratio to the same file into an
+   empty database, the newer files' ratios with their median, the first newer file's empty load as
+   a ratio to the raw `curl` insert of it, and the server's reads of the lookups of the loads into
+   the store (system.query_log).
    --ingest-only stops here.
 3. Reports: for each --sizes N (multiples of 1M), a database of N events: the ingested 1M
    copied server-side N/1M times (INSERT SELECT, with user and event ids suffixed per copy, so
@@ -231,6 +233,8 @@ def main():
     ap.add_argument('--ingest-only', action='store_true', help='measure the ingest only, no reports')
     ap.add_argument('--reuse', action='store_true', help='keep sized databases a --keep run left, when complete')
     ap.add_argument('--skip', default='', help='reports not to run, by command name (such as dislike-rate,exposures)')
+    ap.add_argument('--pairs', type=int, default=3,
+                    help='newer files compared into an empty database and into the store (default %(default)s)')
     ap.add_argument('--store', default='10M', help='events of the full store loaded into (multiple of 1M, 0 skips; default %(default)s)')
     args = ap.parse_args()
     sizes = [size(s) for s in args.sizes.split(',')]
@@ -289,7 +293,9 @@ def full_store(server, args, ch):
     """Step 2b: the loads into a full store, against the same loads into empty databases."""
     files = args.store // UNIT
     stored = [store_file(args, 'back-%d' % k, 60 * k) for k in range(files, 0, -1)]
-    newer, older = store_file(args, 'newer', 0), store_file(args, 'back-%d' % (files + 1), 60 * (files + 1))
+    # The newer files follow each other, 60 days each; the older one precedes the store.
+    newer = [store_file(args, 'newer' if k == 0 else 'newer-%d' % (k + 1), -60 * k) for k in range(args.pairs)]
+    older = store_file(args, 'back-%d' % (files + 1), 60 * (files + 1))
 
     def ingest(path, database):
         seconds, out = timed([args.bin, 'ingest', path, '--format', 'json'] + ch(database))
@@ -302,31 +308,38 @@ def full_store(server, args, ch):
         times.append(ingest(path, 'tally_bench_store')[0])
         print('  %.1f' % times[-1], end='', flush=True)
     print()
-    empty, loads = {}, {}
-    for label, path in [('newer', newer), ('older', older)]:
-        settled(server, 'tally_bench_store')
-        if label == 'newer':
-            raw_times, _, raw_rows = raw_insert(server, newer, args.raw_runs, None)
-            server.run('DROP DATABASE IF EXISTS bench_raw')
-        server.run('DROP DATABASE IF EXISTS tally_bench_empty')
-        empty[label] = ingest(path, 'tally_bench_empty')
-        server.run('DROP DATABASE IF EXISTS tally_bench_empty')
-        settled(server, 'tally_bench_store')
-        before = server.query_ids()
-        loads[label] = ingest(path, 'tally_bench_store')
-        loads[label] += (store_reads(server, before),)
+    raw_times, _, raw_rows = raw_insert(server, newer[0], args.raw_runs, None)
+    server.run('DROP DATABASE IF EXISTS bench_raw')
+    # Each file is loaded into an empty database and into the store, the two a minute apart; the
+    # pairs alternate which comes first, so that neither gains from following the other.
+    loads = []
+    for k, path in enumerate(newer + [older]):
+        holding = args.store + k * UNIT
+        label = ('older than the store (%s events)' if path == older else 'newer than the store (%s events)') % '{:,}'.format(holding)
+        pair = {}
+        for where in (['store', 'empty'] if k % 2 else ['empty', 'store']):
+            settled(server, 'tally_bench_store')
+            if where == 'empty':
+                server.run('DROP DATABASE IF EXISTS tally_bench_empty')
+                pair['empty'] = ingest(path, 'tally_bench_empty')
+                server.run('DROP DATABASE IF EXISTS tally_bench_empty')
+            else:
+                before = server.query_ids()
+                pair['store'] = ingest(path, 'tally_bench_store') + (store_reads(server, before),)
+        (e_seconds, e_rows), (s_seconds, s_rows, reads) = pair['empty'], pair['store']
+        loads.append((label, e_seconds, s_seconds, (s_rows / s_seconds) / (e_rows / e_seconds), reads, path == older, e_rows))
     print('\n| load of 1M events (%s) | seconds into an empty database | seconds into the store | ratio of speeds |' % '--users 2000 --days 60 --key v4')
     print('| --- | ---: | ---: | ---: |')
-    for label, text in [('newer', 'newer than the store (%s events)' % '{:,}'.format(args.store)),
-                        ('older', 'older than the store (%s events)' % '{:,}'.format(args.store + UNIT))]:
-        (e_seconds, e_rows), (s_seconds, s_rows, _) = empty[label], loads[label]
-        print('| %s | %.2f | %.2f | %.2f |' % (text, e_seconds, s_seconds, (s_rows / s_seconds) / (e_rows / e_seconds)))
+    for label, e_seconds, s_seconds, ratio, _, _, _ in loads:
+        print('| %s | %.2f | %.2f | %.2f |' % (label, e_seconds, s_seconds, ratio))
+    ratios = [ratio for _, _, _, ratio, _, is_older, _ in loads if not is_older]
+    print('\nnewer files: ratios %s, median %.2f' % (', '.join('%.2f' % r for r in ratios), statistics.median(ratios)))
     raw_seconds = statistics.median(raw_times)
     print('\nnewer file into an empty database vs the raw insert of it (%.2f s, %s rows): ratio %.2f' % (
-        raw_seconds, '{:,}'.format(raw_rows), (empty['newer'][1] / empty['newer'][0]) / (raw_rows / raw_seconds)))
-    for label in ['newer', 'older']:
-        print('\nthe lookups of the %s load into the store (query_log; on a shared server, others\' statements of these kinds too):' % label)
-        for kind, (count, seconds, rows, data) in sorted(loads[label][2].items(), key=lambda item: -item[1][1]):
+        raw_seconds, '{:,}'.format(raw_rows), (loads[0][6] / loads[0][1]) / (raw_rows / raw_seconds)))
+    for label, _, _, _, reads, _, _ in loads:
+        print('\nthe lookups of the load %s (query_log; on a shared server, others\' statements of these kinds too):' % label)
+        for kind, (count, seconds, rows, data) in sorted(reads.items(), key=lambda item: -item[1][1]):
             if kind not in LOOKUPS:
                 continue
             print('  %-48s %5d statements %7.2f s %12s rows read %8.1f MB read' % (kind, count, seconds, '{:,}'.format(rows), data / 1e6))
