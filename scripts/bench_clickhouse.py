@@ -239,6 +239,8 @@ def main():
     args = ap.parse_args()
     sizes = [size(s) for s in args.sizes.split(',')]
     args.store = 0 if args.store.strip() == '0' else size(args.store)
+    if args.store and args.pairs < 1:
+        sys.exit('--pairs: at least one newer file is loaded into the store')
     os.makedirs(args.data, exist_ok=True)
     generator = [sys.executable, os.path.join(HERE, 'generate_events.py')]
     v4 = '--key' in subprocess.run(generator + ['--help'], capture_output=True, text=True).stdout
@@ -327,19 +329,20 @@ def full_store(server, args, ch):
                 before = server.query_ids()
                 pair['store'] = ingest(path, 'tally_bench_store') + (store_reads(server, before),)
         (e_seconds, e_rows), (s_seconds, s_rows, reads) = pair['empty'], pair['store']
-        loads.append((label, e_seconds, s_seconds, (s_rows / s_seconds) / (e_rows / e_seconds), reads, path == older, e_rows))
+        loads.append({'label': label, 'empty': e_seconds, 'empty_rows': e_rows, 'store': s_seconds, 'reads': reads,
+                      'ratio': (s_rows / s_seconds) / (e_rows / e_seconds), 'older': path == older})
     print('\n| load of 1M events (%s) | seconds into an empty database | seconds into the store | ratio of speeds |' % '--users 2000 --days 60 --key v4')
     print('| --- | ---: | ---: | ---: |')
-    for label, e_seconds, s_seconds, ratio, _, _, _ in loads:
-        print('| %s | %.2f | %.2f | %.2f |' % (label, e_seconds, s_seconds, ratio))
-    ratios = [ratio for _, _, _, ratio, _, is_older, _ in loads if not is_older]
+    for load in loads:
+        print('| %s | %.2f | %.2f | %.2f |' % (load['label'], load['empty'], load['store'], load['ratio']))
+    ratios = [load['ratio'] for load in loads if not load['older']]
     print('\nnewer files: ratios %s, median %.2f' % (', '.join('%.2f' % r for r in ratios), statistics.median(ratios)))
     raw_seconds = statistics.median(raw_times)
     print('\nnewer file into an empty database vs the raw insert of it (%.2f s, %s rows): ratio %.2f' % (
-        raw_seconds, '{:,}'.format(raw_rows), (loads[0][6] / loads[0][1]) / (raw_rows / raw_seconds)))
-    for label, _, _, _, reads, _, _ in loads:
-        print('\nthe lookups of the load %s (query_log; on a shared server, others\' statements of these kinds too):' % label)
-        for kind, (count, seconds, rows, data) in sorted(reads.items(), key=lambda item: -item[1][1]):
+        raw_seconds, '{:,}'.format(raw_rows), (loads[0]['empty_rows'] / loads[0]['empty']) / (raw_rows / raw_seconds)))
+    for load in loads:
+        print('\nthe lookups of the load %s (query_log; on a shared server, others\' statements of these kinds too):' % load['label'])
+        for kind, (count, seconds, rows, data) in sorted(load['reads'].items(), key=lambda item: -item[1][1]):
             if kind not in LOOKUPS:
                 continue
             print('  %-48s %5d statements %7.2f s %12s rows read %8.1f MB read' % (kind, count, seconds, '{:,}'.format(rows), data / 1e6))
