@@ -310,6 +310,7 @@ def full_store(server, args, ch):
         times.append(ingest(path, 'tally_bench_store')[0])
         print('  %.1f' % times[-1], end='', flush=True)
     print()
+    settled(server, 'tally_bench_store')
     raw_times, _, raw_rows = raw_insert(server, newer[0], args.raw_runs, None)
     server.run('DROP DATABASE IF EXISTS bench_raw')
     # Each file is loaded into an empty database and into the store, the two a minute apart; the
