@@ -50,6 +50,44 @@ final class ClickHouseBackendTests: XCTestCase {
         XCTAssertEqual(answer?.materialId, "alpha")
     }
 
+    func testAFilteredPairCountsAtItsEarliestEventAsOnSQLite() throws {
+        // Earliest by timestamp, then by the id's bytes: a tie where one id is a prefix of the
+        // other, a non-ASCII id, a timestamp before 1970 against one after, -1 ms against 0, and
+        // timestamps either side of 2^32 ms. Each pair's events name other models and positions.
+        let events: [(id: String, user: String, page: String, item: String, ts: Int64, model: String)] = [
+            ("e0", "u1", "p1", "i1", 1_795_089_600_000, "a"), ("e", "u2", "p1", "i1", 1_795_089_600_000, "b"),
+            ("é", "u1", "p1", "i1", 1_795_089_600_000, "c"), ("f", "u1", "p1", "i1", 1_795_089_600_001, "d"),
+            ("a", "u1", "p2", "i1", 1_795_089_600_000, "new"), ("z", "u2", "p2", "i1", -460_296_000_000, "old"),
+            ("m", "u1", "p3", "i2", 0, "zero"), ("n", "u2", "p3", "i2", -1, "minus"),
+            ("q", "u1", "p4", "i2", 4_294_967_296, "above"), ("r", "u1", "p4", "i2", 4_294_967_295, "below"),
+        ]
+        let lines = events.enumerated().map { n, event in
+            #"{"eventId":"\#(event.id)","eventType":"exposure","userId":"\#(event.user)","pageId":"\#(event.model)","# +
+                #""pageInstanceId":"\#(event.page)","itemId":"\#(event.item)","impressionId":"\#(event.page)\#(event.item)","# +
+                #""modelInfo":"\#(event.model)","feedPosition":\#(n),"clientTimestampMs":\#(event.ts)}"#
+        }
+        let folder = try temporaryFolder("tally-earliest")
+        let file = folder.appendingPathComponent("earliest.ndjson").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let sqlite = try BackendParity.sqlite([file], in: folder)
+        let client = try TestServer.freshDatabase()
+        defer { TestServer.drop(client) }
+        try ClickHouseSchema.create(using: client)
+        XCTAssertEqual(try ClickHouseIngestor(client: client, batchSize: 3).ingest(file: file, onRejection: { _, _ in }).accepted, 10)
+        let clickHouse = ClickHouseReports(client: client)
+        let filter = try FeedFilter.parse(from: "1900-01-01", to: nil, platform: nil, appVersion: nil)
+        for user in [nil, "u1", "u2"] {
+            for by in ExposureGrouping.allCases {
+                XCTAssertEqual(try clickHouse.exposures(by: by, user: user, filter: filter), try sqlite.exposures(by: by, user: user, filter: filter),
+                               "\(by) \(user ?? "all")")
+            }
+        }
+        let models = try clickHouse.exposures(by: .model, user: nil, filter: filter).rows.compactMap { row -> String? in
+            if case .text(let model)? = row.first { model } else { nil }
+        }
+        XCTAssertEqual(models, ["b", "below", "minus", "old"])
+    }
+
     func testLiteralsRoundTripThroughTheServerUnchanged() throws {
         let client = try TestServer.freshDatabase()
         defer { TestServer.drop(client) }

@@ -30,7 +30,9 @@ FROM (
            max(exposed) AS exposed,
            max(reaction) AS reaction
     FROM (
-        SELECT DISTINCT user_id, assumeNotNull(impression_id) AS impression_id, model_info, feed_position,
+        -- Every exposure event, without DISTINCT: the GROUP BY below keeps one row per impression
+        -- and group, and a DISTINCT before it would hash every event twice.
+        SELECT user_id, assumeNotNull(impression_id) AS impression_id, model_info, feed_position,
                toUInt8(1) AS exposed, '' AS reaction
         FROM exposure_events
         WHERE isNotNull(impression_id)
