@@ -66,6 +66,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NOW = '2026-11-20T12:00:00Z'
 USER = 'u1-000'
 UNIT = 1_000_000
+# The 30 days before NOW, for the filtered reports.
+WINDOW = ['--from', '2026-10-21', '--to', '2026-11-19']
 REPORTS = [
     ['summary'],
     ['trend', '--days', '30'],
@@ -81,11 +83,16 @@ REPORTS = [
     ['latency', '--event', 'view_loaded', '--field', 'load_duration_ms', '--by', 'app_version'],
     ['top', '--event', 'api_request_failed', '--by', 'userId'],
     ['retention'],
+    # The feed filters and the model comparison, which read the events.
+    ['dislike-rate'] + WINDOW,
+    ['exposures', '--by', 'day'] + WINDOW,
+    ['compare', '--baseline', 'rec-v12'],
+    ['compare', '--baseline', 'rec-v12'] + WINDOW,
 ]
 PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365'], ['continue'], ['progress', 'm-00'],
             ['dislike-rate'], ['dislike-rate', '--by', 'model', '--top-reasons', '3'], ['exposures', '--by', 'day'],
             ['exposures', '--by', 'page'], ['exposures', '--by', 'item'], ['exposures', '--by', 'model'],
-            ['exposures', '--by', 'position'], ['retention']]
+            ['exposures', '--by', 'position'], ['retention'], ['dislike-rate'] + WINDOW, ['exposures', '--by', 'day'] + WINDOW]
 EVENT_TABLES = ['reading_events', 'feedback_events', 'exposure_events', 'observability_events']
 # The feed states, which views of the event tables keep; the feed counters are summed from the
 # ingest's changes, so a copy has them remade from these (`copy_store`).

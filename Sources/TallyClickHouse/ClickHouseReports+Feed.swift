@@ -10,9 +10,7 @@ extension ClickHouseReports {
     /// one group; otherwise, and under a `filter`, the events do.
     public func dislikeRate(_ grouping: DislikeGrouping, topReasons: Int, user: String?, filter: FeedFilter = FeedFilter()) throws -> GroupedReport {
         let parameters = Self.scanParameters(grouping, user: user, filter: filter, byUser: false)
-        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
-        let fromCounters = try filter.isEmpty && (fine || counter(ClickHouseRollups.spanningCounter) == 0)
-        let suffix = fromCounters ? "" : "_scan"
+        let suffix = try countersAnswer(grouping, filter: filter) ? "" : "_scan"
         let position = { Self.position($0, grouping) }
         var reasons: [[Bytewise<String>]: [(String, Int64)]] = [:]
         func group(_ row: [ReportValue]) -> [Bytewise<String>] { [Bytewise(String(describing: row[0])), Bytewise(String(describing: row[1]))] }
@@ -53,11 +51,14 @@ extension ClickHouseReports {
     }
 
     /// The model comparison's counts: per model (and position group) the exposures and dislikes
-    /// of each user as `dislike-rate` counts them under `filter`, and the dates each model served.
+    /// of each user as `dislike-rate` counts them under `filter` (from the per-user counters
+    /// where they answer `dislike-rate`, else from the events), and the dates each model served
+    /// (from the events).
     public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
         var comparison = ModelComparison(grouping: grouping)
         let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
-        for row in try run("dislike_rate_scan", parameters).rows {
+        let counts = try countersAnswer(comparison.grouping, filter: filter) ? "dislike_rate" : "dislike_rate_scan"
+        for row in try run(counts, parameters).rows {
             guard let user = row[6].text else { continue }
             comparison.add(model: row[0], position: Self.position(row[1], grouping), user: user,
                            exposures: row[2].int64, dislikes: row[4].int64)
@@ -87,6 +88,14 @@ extension ClickHouseReports {
     private static func position(_ value: ReportValue, _ grouping: DislikeGrouping) -> ReportValue {
         guard !grouping.buckets.isEmpty, case .int(let number) = value, number >= 1, number <= grouping.buckets.count else { return value }
         return .text(grouping.buckets[Int(number) - 1].label)
+    }
+
+    /// Whether the per-group counters kept at ingest give the dislike rate in `grouping` under
+    /// `filter`: with no filter, in the groups they keep (model and position) or in coarser ones
+    /// while no impression appears in more than one group.
+    private func countersAnswer(_ grouping: DislikeGrouping, filter: FeedFilter) throws -> Bool {
+        let fine = grouping.byModel && grouping.byPosition && grouping.buckets.isEmpty
+        return try filter.isEmpty && (fine || counter(ClickHouseRollups.spanningCounter) == 0)
     }
 
     /// A counter kept at ingest (`rollup_counter.sql`).

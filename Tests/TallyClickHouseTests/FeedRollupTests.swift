@@ -456,6 +456,18 @@ final class FeedRollupTests: XCTestCase {
                                try expected.dislikeRate(grouping, topReasons: 2, user: user), "\(grouping) \(user ?? "all")")
             }
         }
+        // The comparison's counts per user: every user's rows of `dislike_user_groups` by model and
+        // position; by model alone from the events, since impressions here span groups.
+        XCTAssertNotEqual(try client.query("SELECT sum(value) FROM rollup_counters WHERE name = 'impressions_in_several_groups'").rows,
+                          [[.int(0)]])
+        for grouping in [DislikeGrouping(), DislikeGrouping(byModel: true, byPosition: false),
+                         DislikeGrouping(buckets: try DislikeGrouping.buckets("0-2,3-"))] {
+            for user in [nil, "u", "v"] {
+                XCTAssertEqual(try actual.compare(baseline: "m-a", grouping: grouping, user: user, filter: FeedFilter()),
+                               try expected.compare(baseline: "m-a", grouping: grouping, user: user, filter: FeedFilter()),
+                               "compare \(grouping) \(user ?? "all")")
+            }
+        }
         try assertSameExposures(expected, actual, users: ["u", "v", "w"])
     }
 
