@@ -53,7 +53,8 @@ extension ClickHouseReports {
     /// The model comparison's counts: per model (and position group) the exposures and dislikes
     /// of each user as `dislike-rate` counts them under `filter` (from the per-user counters
     /// where they answer `dislike-rate`, else from the events), and the dates each model served
-    /// (from the events).
+    /// (with no filter and no user from the dates kept per model and position, else from the
+    /// events).
     public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
         var comparison = ModelComparison(grouping: grouping)
         let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
@@ -63,7 +64,14 @@ extension ClickHouseReports {
             comparison.add(model: row[0], position: Self.position(row[1], grouping), user: user,
                            exposures: row[2].int64, dislikes: row[4].int64)
         }
-        for row in try run("compare_dates", parameters).rows {
+        let dates: ClickHouseResult
+        do {
+            dates = try run(user == nil && filter.isEmpty ? "model_dates" : "compare_dates", parameters)
+        } catch let error as ClickHouseError where error.code == ClickHouseError.unknownTable {
+            // A database no `init`, `ingest` or `serve` of this version has opened yet.
+            dates = try run("compare_dates", parameters)
+        }
+        for row in dates.rows {
             comparison.setDates(model: row[0], position: Self.position(row[1], grouping), first: row[2], last: row[3])
         }
         return comparison

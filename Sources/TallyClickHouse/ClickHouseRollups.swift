@@ -265,6 +265,11 @@ enum ClickHouseRollups {
                          FROM (\(currentPairs)))
                    GROUP BY user_id, tupleElement(g, 1), tupleElement(g, 2), tupleElement(g, 3), substring(day, 1, 7)
                    """], granularity: 256, split: "page_instance_id"),
+        // The first and last local date each model served at each position (`compare` with no
+        // filter): of the exposures that name a model, and of the feedback.
+        modelDates("exposure_model_dates", source: "exposure_events", model: "model_info", position: "feed_position"),
+        modelDates("feedback_model_dates", source: "feedback_events", model: "toNullable(model_info)",
+                   position: "toNullable(feed_position)"),
         // Pairs whose events came from more than one user (`ExposurePairs`): while there is none,
         // a user's counts above are what that user's events alone give.
         counters("exposure_counters", sharedPairsCounter, source: ExposurePairs.table, changes: ExposurePairs.changes, kind: 1,
@@ -281,6 +286,22 @@ enum ClickHouseRollups {
         Rollup(name: name, source: source, engine: "SummingMergeTree", columns: "name String, value Int64", partition: nil, order: "name",
                select: "SELECT '\(counter)' AS name, sum(\(delta)) AS value FROM %SOURCE% WHERE kind = \(kind) GROUP BY kind",
                changes: changes, fills: ["SELECT '\(counter)', toInt64(count()) FROM (\(fill))"], staleWith: staleWith, split: split)
+    }
+
+    /// The first and last local date of the events of `source` per model and position, given
+    /// their expressions as `Nullable` (events without a model are left out).
+    private static func modelDates(_ name: String, source: String, model: String, position: String) -> Rollup {
+        Rollup(name: name, source: source, engine: "AggregatingMergeTree",
+               columns: """
+                   model String, position Int64, position_null UInt8,
+                   first_date AggregateFunction(min, String), last_date AggregateFunction(max, String)
+                   """,
+               partition: nil, order: "model, position, position_null",
+               select: """
+                   SELECT assumeNotNull(\(model)) AS model, ifNull(\(position), 0) AS position, toUInt8(isNull(\(position))) AS position_null,
+                          minState(local_date) AS first_date, maxState(local_date) AS last_date
+                   FROM %SOURCE% WHERE isNotNull(\(model)) GROUP BY model, position, position_null
+                   """)
     }
 
     /// The dislike-rate counters per group, and per user first with `perUser`.

@@ -468,6 +468,13 @@ final class FeedRollupTests: XCTestCase {
                                "compare \(grouping) \(user ?? "all")")
             }
         }
+        // A database no `init` of this version has opened has no dates per model: the events give them.
+        for table in ["exposure_model_dates", "feedback_model_dates"] {
+            try client.execute("DROP TABLE \(table)_mv")
+            try client.execute("DROP TABLE \(table)")
+        }
+        XCTAssertEqual(try actual.compare(baseline: "m-a", grouping: DislikeGrouping(), user: nil, filter: FeedFilter()),
+                       try expected.compare(baseline: "m-a", grouping: DislikeGrouping(), user: nil, filter: FeedFilter()))
         try assertSameExposures(expected, actual, users: ["u", "v", "w"])
     }
 
