@@ -83,7 +83,7 @@ REPORTS = [
     ['latency', '--event', 'view_loaded', '--field', 'load_duration_ms', '--by', 'app_version'],
     ['top', '--event', 'api_request_failed', '--by', 'userId'],
     ['retention'],
-    # The feed filters and the model comparison, which read the events.
+    # The feed filters (read from the events) and the model comparison.
     ['dislike-rate'] + WINDOW,
     ['exposures', '--by', 'day'] + WINDOW,
     ['compare', '--baseline', 'rec-v12'],
