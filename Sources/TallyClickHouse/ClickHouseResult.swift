@@ -11,22 +11,28 @@ public struct ClickHouseResult: Sendable, Equatable {
     public var rows: [[ReportValue]]
 
     /// Parses an answer; throws when it is not the promised format.
+    ///
+    /// One pass over the bytes: each line ends at `\n` (a last line may lack it), each field at
+    /// `\t`; a column's kind is read from its type once, and a whole number is read from its
+    /// digits without making a `String` of them.
     public init(tabSeparated data: Data) throws {
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        guard lines.count >= 2 else {
-            throw ClickHouseError.unexpectedAnswer("a result without its header lines")
-        }
-        names = Self.fields(lines[0]).map { Self.unescape($0) ?? "" }
-        types = Self.fields(lines[1]).map { Self.unescape($0) ?? "" }
-        rows = []
-        rows.reserveCapacity(lines.count - 2)
-        for line in lines.dropFirst(2) {
-            let fields = Self.fields(line)
-            guard fields.count == names.count else {
-                throw ClickHouseError.unexpectedAnswer("a row of \(fields.count) fields where \(names.count) columns were announced")
+        (names, types, rows) = try data.withUnsafeBytes { raw in
+            var lines = Lines(bytes: raw.bindMemory(to: UInt8.self))
+            guard let nameLine = lines.next(), let typeLine = lines.next() else {
+                throw ClickHouseError.unexpectedAnswer("a result without its header lines")
             }
-            rows.append(zip(fields, types).map { Self.value($0, type: $1) })
+            let names = Self.fields(nameLine).map { Self.unescape($0) ?? "" }
+            let types = Self.fields(typeLine).map { Self.unescape($0) ?? "" }
+            let kinds = types.map(Kind.init(type:))
+            var rows: [[ReportValue]] = []
+            while let line = lines.next() {
+                let fields = Self.fields(line)
+                guard fields.count == names.count else {
+                    throw ClickHouseError.unexpectedAnswer("a row of \(fields.count) fields where \(names.count) columns were announced")
+                }
+                rows.append(zip(fields, kinds).map { Self.value($0, kind: $1) })
+            }
+            return (names, types, rows)
         }
     }
 
@@ -35,27 +41,69 @@ public struct ClickHouseResult: Sendable, Equatable {
         names.firstIndex(of: name).map { row[$0] } ?? .null
     }
 
-    private static func fields(_ line: Data.SubSequence) -> [Data.SubSequence] {
-        line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+    // MARK: - Parsing
+
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// How a column's values are read: by its type without `Nullable(…)`.
+    private enum Kind {
+        case integer, float, text
+
+        init(type: String) {
+            let base = type.hasPrefix("Nullable(") ? String(type.dropFirst(9).dropLast()) : type
+            self = base.hasPrefix("Int") || base.hasPrefix("UInt") ? .integer : base.hasPrefix("Float") ? .float : .text
+        }
     }
 
-    private static func value(_ field: Data.SubSequence, type: String) -> ReportValue {
+    /// The lines of an answer, without their `\n`.
+    private struct Lines {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var start = 0
+
+        mutating func next() -> Bytes? {
+            guard start < bytes.count else { return nil }
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { start = end + 1 }
+            return bytes[start..<end]
+        }
+    }
+
+    private static func fields(_ line: Bytes) -> [Bytes] {
+        line.split(separator: UInt8(ascii: "\t"), maxSplits: .max, omittingEmptySubsequences: false)
+    }
+
+    private static func value(_ field: Bytes, kind: Kind) -> ReportValue {
+        if kind == .integer, let number = integer(field) { return .int(number) }
         guard let text = unescape(field) else { return .null }
-        var base = type
-        if base.hasPrefix("Nullable(") { base = String(base.dropFirst(9).dropLast()) }
-        if base.hasPrefix("Int") || base.hasPrefix("UInt") {
+        switch kind {
+        case .integer:
             if let v = Int64(text) { return .int(v) }
             return Double(text).map { .double($0) } ?? .text(text)
-        }
-        if base.hasPrefix("Float") {
+        case .float:
             guard let v = Double(text), v.isFinite else { return .null }
             return .double(v)
+        case .text:
+            return .text(text)
         }
-        return .text(text)
+    }
+
+    /// A field of an optional minus and 1 to 18 digits (always within `Int64`); nil for any
+    /// other text, which `Int64(String)` and `Double(String)` then read.
+    private static func integer(_ field: Bytes) -> Int64? {
+        var digits = field[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var number: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            number = number * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return negative ? -number : number
     }
 
     /// A TabSeparated field decoded; nil for `\N` (NULL).
-    static func unescape(_ field: Data.SubSequence) -> String? {
+    private static func unescape(_ field: Bytes) -> String? {
         if field.count == 2, field.first == UInt8(ascii: "\\"), field.last == UInt8(ascii: "N") { return nil }
         guard field.contains(UInt8(ascii: "\\")) else { return String(decoding: field, as: UTF8.self) }
         var out: [UInt8] = []
