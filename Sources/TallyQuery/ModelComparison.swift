@@ -1,12 +1,12 @@
-import Foundation
 import TallyEvents
 
 /// The model comparison (`metrics.md`, `report compare --baseline B`): what a backend reads, per
 /// group of model version (and feed position) the counts of each user and the dates it served,
 /// and the rows computed from them, each group against the baseline's group at the same position.
 ///
-/// A backend adds its rows in the report's row order (model, then position); the statistics
-/// are computed here alike for every backend (`RatioEstimate`).
+/// A backend adds its rows in any order; the report orders its rows as `dislike-rate` does
+/// (models, then positions or buckets in the order given, no value last) and computes the
+/// statistics alike for every backend (`RatioEstimate`).
 public struct ModelComparison: Sendable {
     /// One row of the report before its statistics: a model version at a position (or all
     /// positions), the counts of each of its users, and its first and last local dates.
@@ -18,17 +18,24 @@ public struct ModelComparison: Sendable {
         var lastDate: ReportValue = .null
     }
 
-    /// A group's key: the model and the position as the backend gave them.
+    /// A group's key: the model and the position as the backend gave them, texts by their bytes.
     private struct Key: Hashable {
         @Bytewise var model: String?
-        @Bytewise var position: String?
+        var position: Position
+    }
+
+    /// A position (or bucket) as a key: whole numbers by value, texts by their bytes.
+    private enum Position: Hashable {
+        case none
+        case number(Int64)
+        case text(Bytewise<String>)
     }
 
     /// How the rows are grouped: by model, or by model and position (bucketed or not).
     public let grouping: DislikeGrouping
     private var groups: [Group] = []
     private var index: [Key: Int] = [:]
-    /// The group of the last row added: rows come in the report's order, a group's together.
+    /// The group of the last row added: a group's rows tend to come together.
     private var last: (model: ReportValue, position: ReportValue, at: Int)?
 
     /// An empty comparison grouped by `grouping` (which always groups by model).
@@ -37,15 +44,19 @@ public struct ModelComparison: Sendable {
     }
 
     private static func key(_ model: ReportValue, _ position: ReportValue) -> Key {
-        func text(_ value: ReportValue) -> String? {
-            switch value {
-            case .null: nil
-            case .int(let v): String(v)
-            case .double(let v): String(v)
-            case .text(let v), .json(let v): v
-            }
+        let place: Position = switch position {
+        case .null: .none
+        case .int(let v): .number(v)
+        case .double(let v): .text(Bytewise(String(v)))
+        case .text(let v), .json(let v): .text(Bytewise(v))
         }
-        return Key(model: text(model), position: text(position))
+        let name: String? = switch model {
+        case .null: nil
+        case .int(let v): String(v)
+        case .double(let v): String(v)
+        case .text(let v), .json(let v): v
+        }
+        return Key(model: name, position: place)
     }
 
     private mutating func group(_ model: ReportValue, _ position: ReportValue) -> Int {
@@ -70,18 +81,6 @@ public struct ModelComparison: Sendable {
         case (.int(let x), .int(let y)): x == y
         case (.text(let x), .text(let y)): x.utf8.elementsEqual(y.utf8)
         default: false
-        }
-    }
-
-    /// Whether `a`'s UTF-8 sorts before `b`'s, byte by byte.
-    private static func precedes(_ a: Bytewise<String>, _ b: Bytewise<String>) -> Bool {
-        var a = a.wrappedValue, b = b.wrappedValue
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                return order != 0 ? order < 0 : x.count < y.count
-            }
         }
     }
 
@@ -113,23 +112,41 @@ public struct ModelComparison: Sendable {
         ]
     }
 
+    /// Whether `a` comes before `b` in the report: by model, then by position (a bucket by its
+    /// place among `buckets`), texts by their bytes, no value last.
+    private static func precedes(_ a: Group, _ b: Group, buckets: [DislikeGrouping.Bucket]) -> Bool {
+        func rank(_ value: ReportValue) -> (Int, Int64, String) {
+            switch value {
+            case .null: (2, 0, "")
+            case .int(let v): (0, v, "")
+            case .double(let v): (0, Int64(exactly: v) ?? 0, String(v))
+            case .text(let v), .json(let v): (1, Int64(buckets.firstIndex { $0.label == v } ?? buckets.count), v)
+            }
+        }
+        func ordered(_ x: ReportValue, _ y: ReportValue) -> Bool? {
+            let (a, b) = (rank(x), rank(y))
+            if a.0 != b.0 { return a.0 < b.0 }
+            if a.1 != b.1 { return a.1 < b.1 }
+            return a.2.utf8.elementsEqual(b.2.utf8) ? nil : a.2.utf8.lexicographicallyPrecedes(b.2.utf8)
+        }
+        return ordered(a.model, b.model) ?? ordered(a.position, b.position) ?? false
+    }
+
     /// The report: one row per group, each against `baseline`'s group at the same position.
     ///
     /// - Throws: `QueryError.notFound` when `baseline` has no impression at all.
     public func report(baseline: String) throws -> GroupedReport {
-        let baselineGroups = groups.filter { $0.model == .text(baseline) }
-        guard !baselineGroups.isEmpty else {
+        guard groups.contains(where: { $0.model == .text(baseline) }) else {
             throw QueryError.notFound(name: "baseline", message: "baseline \(baseline) has no impression under these filters")
         }
-        // Users in a fixed order, so that the sums (and every backend's answer) are the same to the last bit.
-        func estimate(_ group: Group) -> RatioEstimate { RatioEstimate(group.users.sorted { Self.precedes($0.key, $1.key) }.map(\.value)) }
-        var baselineAt: [Key: (estimate: RatioEstimate, users: Set<Bytewise<String>>)] = [:]
-        for group in baselineGroups {
-            baselineAt[Self.key(.null, group.position)] = (estimate(group), Set(group.users.keys))
+        let estimates = groups.map { RatioEstimate($0.users.values) }
+        var baselineAt: [Key: (estimate: RatioEstimate, users: [Bytewise<String>: RatioEstimate.Counts])] = [:]
+        for (group, estimate) in zip(groups, estimates) where group.model == .text(baseline) {
+            baselineAt[Self.key(.null, group.position)] = (estimate, group.users)
         }
         func double(_ value: Double?) -> ReportValue { value.map(ReportValue.double) ?? .null }
-        let rows = groups.map { group -> [ReportValue] in
-            let mine = estimate(group)
+        let rows = groups.indices.sorted { Self.precedes(groups[$0], groups[$1], buckets: grouping.buckets) }.map { at -> [ReportValue] in
+            let group = groups[at], mine = estimates[at]
             var row = [group.model]
             if grouping.byPosition { row.append(group.position) }
             row += [.int(Int64(mine.users)), .int(mine.exposures), .int(mine.dislikes),
@@ -138,7 +155,7 @@ public struct ModelComparison: Sendable {
                   let difference = mine.compared(with: base.estimate) else {
                 return row + Array(repeating: .null, count: 6)
             }
-            let shared = group.users.keys.reduce(0) { $0 + (base.users.contains($1) ? 1 : 0) }
+            let shared = group.users.keys.reduce(0) { $0 + (base.users[$1] == nil ? 0 : 1) }
             return row + [.double(difference.difference), double(difference.low), double(difference.high),
                           double(difference.relative), double(difference.pValue), .int(Int64(shared))]
         }

@@ -32,8 +32,9 @@ public struct RatioEstimate: Sendable, Equatable {
     /// V(R) = (s_d² − 2·R·s_nd + R²·s_n²) / (k · n̄²); nil when k < 2 or Σ n = 0.
     public let variance: Double?
 
-    /// The estimate over `users`, one element per user.
-    public init(_ users: [Counts]) {
+    /// The estimate over `users`, one element per user, in any order: the variance's sum of
+    /// squares is kept as a whole number, so every order (and every backend) gives the same bits.
+    public init(_ users: some Collection<Counts>) {
         self.users = users.count
         exposures = users.reduce(0) { $0 + $1.exposures }
         dislikes = users.reduce(0) { $0 + $1.dislikes }
@@ -49,14 +50,36 @@ public struct RatioEstimate: Sendable, Equatable {
             return
         }
         // s_d² − 2R·s_nd + R²·s_n² is the sample variance of d − R·n, whose mean is 0 (Σ d = R·Σ n):
-        // summed as squares it cannot come out below zero through rounding.
+        // Σ (d − R·n)² = Σ (N·d − D·n)² / N², with N = Σ n and D = Σ d, whose sum of squares is exact.
         let k = Double(users.count)
-        let squares = users.reduce(0.0) { sum, user in
-            let residual = Double(user.dislikes) - r * Double(user.exposures)
-            return sum + residual * residual
-        }
-        let meanExposures = Double(exposures) / k
+        let n = Double(exposures)
+        let squares = Self.scaledSquares(users, exposures: exposures, dislikes: dislikes) / (n * n)
+        let meanExposures = n / k
         variance = squares / (k - 1) / (k * meanExposures * meanExposures)
+    }
+
+    /// Σ (N·d − D·n)² over `users`, computed in 128-bit whole numbers and rounded once; should a
+    /// term pass 2⁶³ (stores far beyond any machine's), in floating point.
+    private static func scaledSquares(_ users: some Collection<Counts>, exposures: Int64, dislikes: Int64) -> Double {
+        var high: UInt64 = 0, low: UInt64 = 0
+        for user in users {
+            let (a, overA) = exposures.multipliedReportingOverflow(by: user.dislikes)
+            let (b, overB) = dislikes.multipliedReportingOverflow(by: user.exposures)
+            let (term, overTerm) = a.subtractingReportingOverflow(b)
+            let square = term.magnitude.multipliedFullWidth(by: term.magnitude)
+            let (sum, carry) = low.addingReportingOverflow(square.low)
+            let (top, overTop) = high.addingReportingOverflow(square.high)
+            let (topCarried, overCarry) = top.addingReportingOverflow(carry ? 1 : 0)
+            guard !(overA || overB || overTerm || overTop || overCarry) else {
+                return users.reduce(0.0) { total, user in
+                    let term = Double(exposures) * Double(user.dislikes) - Double(dislikes) * Double(user.exposures)
+                    return total + term * term
+                }
+            }
+            low = sum
+            high = topCarried
+        }
+        return Double(high) * 0x1p64 + Double(low)
     }
 
     /// R ∓ 1.96·√V clipped to [0, 1]; nil when V is undefined.

@@ -54,6 +54,51 @@ final class ModelComparisonTests: XCTestCase {
         XCTAssertNil(same.pValue)
     }
 
+    func testTheVarianceIsExactAndTheSameInAnyOrderOfTheUsers() throws {
+        // d = 9/11 of n for every user: Σ (d − R·n)² is 0, which R = 9/11 rounded to a double leaves
+        // at about 5e-29 when each residual is taken in floating point.
+        let proportional = [1, 2, 3, 7, 11].map { Counts(exposures: 11 * $0, dislikes: 9 * $0) }
+        let estimate = RatioEstimate(proportional)
+        XCTAssertEqual(estimate.variance, 0)
+        XCTAssertEqual(RatioEstimate(proportional.reversed()), estimate)
+        let zero = RatioEstimate([Counts(exposures: 5, dislikes: 0), Counts(exposures: 5, dislikes: 0)])
+        XCTAssertNil(try XCTUnwrap(estimate.compared(with: zero)).pValue, "V(m) + V(B) = 0")
+
+        let mixed: [Counts] = (1...40).map { (i: Int) -> Counts in
+            let exposures = Int64(i * 7 % 23 + 1), dislikes = Int64(i * 5 % 3)
+            return Counts(exposures: exposures, dislikes: dislikes)
+        }
+        XCTAssertEqual(RatioEstimate(mixed.reversed()), RatioEstimate(mixed))
+        XCTAssertEqual(RatioEstimate(mixed.shuffled()), RatioEstimate(mixed))
+
+        // N·d past 2⁶³: the terms in floating point. Residuals ±2²⁹ around R = 2⁻¹¹, n̄ = 2⁴⁰: V = 2⁵⁹ / (2·2⁸⁰).
+        let huge = RatioEstimate([Counts(exposures: 1 << 40, dislikes: 1 << 30), Counts(exposures: 1 << 40, dislikes: 0)])
+        XCTAssertEqual(huge.variance, 0x1p-22)
+    }
+
+    func testTheComparisonOrdersItsGroupsWhateverOrderTheRowsCameIn() throws {
+        let grouping = DislikeGrouping(byModel: true, byPosition: true, buckets: try DislikeGrouping.buckets("0-4,5-9,10-"))
+        var comparison = ModelComparison(grouping: grouping)
+        let groups: [(ReportValue, ReportValue)] = [
+            (.null, .text("0-4")), (.text("v2"), .null), (.text("v10"), .text("10-")), (.text("v2"), .text("5-9")),
+            (.text("v2"), .text("0-4")), (.text("v10"), .text("0-4")), (.text("v2"), .text("10-")),
+        ]
+        for (index, (model, position)) in groups.enumerated() {
+            for user in ["b", "a"] {
+                comparison.add(model: model, position: position, user: user, exposures: Int64(index + 2), dislikes: 1)
+            }
+        }
+        let rows = try comparison.report(baseline: "v2").rows
+        XCTAssertEqual(rows.map { [$0[0], $0[1]] }, [
+            [.text("v10"), .text("0-4")], [.text("v10"), .text("10-")],
+            [.text("v2"), .text("0-4")], [.text("v2"), .text("5-9")], [.text("v2"), .text("10-")], [.text("v2"), .null],
+            [.null, .text("0-4")],
+        ])
+        XCTAssertEqual(rows[0][15], .int(2), "v10 at 0-4 shares both users with v2 at 0-4")
+        XCTAssertEqual(rows[1][15], .int(2))
+        XCTAssertEqual(rows[2][15], .null, "the baseline's own row")
+    }
+
     func testCompareCountsUsersAsTheUnitAndComparesEachModelWithTheBaseline() throws {
         var lines: [String] = []
         // v1: users a (4 impressions, 1 dislike) and b (2, 0); v2: users b (3, 2) and c (1, 1).

@@ -9,15 +9,12 @@
 -- {bucket_lows}, {bucket_highs}  [] for one group per position, else the buckets' bounds
 --                 (high -1 = open): feed_position is then the bucket's 1-based number, NULL
 --                 for positions outside every bucket
--- {by_user}       1 to split each group by user_id (the model comparison's n and d per user,
---                 from dislike_user_groups), 0 not to
 SELECT model_group AS model_info,
        position_group AS feed_position,
        sum(exposed_count + feedback_only_count) AS exposures,
        sum(like_count) AS likes,
        sum(dislike_count) AS dislikes,
-       sum(feedback_only_count) AS feedback_without_exposure,
-       user_group
+       sum(feedback_only_count) AS feedback_without_exposure
 FROM (
     SELECT if({by_model:UInt8} = 1, if(model_null = 1, NULL, toNullable(model_info)), NULL) AS model_group,
            if({by_position:UInt8} = 0, NULL,
@@ -25,23 +22,17 @@ FROM (
                  nullIf(toInt64(arrayFirstIndex((low, high) -> if(position_null = 1, -1, feed_position) >= low
                                                    AND (high < 0 OR if(position_null = 1, -1, feed_position) <= high),
                                                 {bucket_lows:Array(Int64)}, {bucket_highs:Array(Int64)})), 0))) AS position_group,
-           exposed_count, feedback_only_count, like_count, dislike_count,
-           if({by_user:UInt8} = 1, toNullable(user_id), NULL) AS user_group
+           exposed_count, feedback_only_count, like_count, dislike_count
     FROM (
-        SELECT '' AS user_id, model_info, model_null, feed_position, position_null, exposed_count, feedback_only_count, like_count,
-               dislike_count
+        SELECT model_info, model_null, feed_position, position_null, exposed_count, feedback_only_count, like_count, dislike_count
         FROM dislike_groups
-        WHERE isNull({user:Nullable(String)}) AND {by_user:UInt8} = 0
+        WHERE isNull({user:Nullable(String)})
         UNION ALL
-        -- One user's rows, or with {by_user} and no user every user's; else none, and the
-        -- primary key then finds none to read.
-        SELECT user_id, model_info, model_null, feed_position, position_null, exposed_count, feedback_only_count, like_count,
-               dislike_count
+        SELECT model_info, model_null, feed_position, position_null, exposed_count, feedback_only_count, like_count, dislike_count
         FROM dislike_user_groups
-        WHERE user_id BETWEEN ifNull({user:Nullable(String)}, '') AND ifNull({user:Nullable(String)}, if({by_user:UInt8} = 1, '\xFF', ''))
-          AND (isNotNull({user:Nullable(String)}) OR {by_user:UInt8} = 1)
+        WHERE user_id = ifNull({user:Nullable(String)}, '') AND isNotNull({user:Nullable(String)})
     )
 )
-GROUP BY model_group, position_group, user_group
+GROUP BY model_group, position_group
 HAVING exposures > 0
 ORDER BY isNull(model_group), model_group, isNull(position_group), position_group
