@@ -58,11 +58,13 @@ extension ClickHouseReports {
     public func modelComparison(_ grouping: DislikeGrouping, user: String?, filter: FeedFilter) throws -> ModelComparison {
         var comparison = ModelComparison(grouping: grouping)
         let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
-        let counts = try countersAnswer(comparison.grouping, filter: filter) ? "dislike_rate" : "dislike_rate_scan"
-        for row in try run(counts, parameters).rows {
-            guard let user = row[6].text else { continue }
+        let counters = try countersAnswer(comparison.grouping, filter: filter)
+        // compare_counts.sql answers (exposures, dislikes, user) in columns 2-4, dislike_rate_scan.sql in 2, 4 and 6.
+        let (dislikesAt, userAt) = counters ? (3, 4) : (4, 6)
+        for row in try run(counters ? "compare_counts" : "dislike_rate_scan", parameters).rows {
+            guard let user = row[userAt].text else { continue }
             comparison.add(model: row[0], position: Self.position(row[1], grouping), user: user,
-                           exposures: row[2].int64, dislikes: row[4].int64)
+                           exposures: row[2].int64, dislikes: row[dislikesAt].int64)
         }
         let dates: ClickHouseResult
         do {
