@@ -39,7 +39,6 @@ public enum ClickHouseQueries {
 
     /// The ClickHouse queries that have no SQLite file of the same name, and why.
     public static let withoutSQLiteTwin: [String: String] = [
-        "compare_counts": "SQLite sums the comparison's counts per user from its daily counters (dislike_rate_models)",
         "latency": "SQLite reads the events (latency_values, latency_row) and ranks the values in Swift",
         "model_dates": "SQLite reads the models' dates under any filter from model_days (compare_dates_models)",
     ]

@@ -84,11 +84,12 @@ public struct ModelComparison: Sendable {
         }
     }
 
-    /// Adds one user's counts in the group of `model` at `position` (`.null` without positions):
-    /// `exposures` (n > 0) and `dislikes` (d) as `dislike-rate` counts them.
+    /// Adds counts of a user in the group of `model` at `position` (`.null` without positions):
+    /// `exposures` (n) and `dislikes` (d) as `dislike-rate` counts them. A user's rows in one group
+    /// add up; a user whose n adds up to 0 is not among the group's users.
     public mutating func add(model: ReportValue, position: ReportValue, user: String, exposures: Int64, dislikes: Int64) {
         let at = group(model, position)
-        groups[at].users[Bytewise(user)] = RatioEstimate.Counts(exposures: exposures, dislikes: dislikes)
+        groups[at].users[Bytewise(user), default: RatioEstimate.Counts(exposures: 0, dislikes: 0)].add(exposures: exposures, dislikes: dislikes)
     }
 
     /// Sets the earliest and latest local dates of the group's events; a group with dates but no
@@ -136,6 +137,13 @@ public struct ModelComparison: Sendable {
     ///
     /// - Throws: `QueryError.notFound` when `baseline` has no impression at all.
     public func report(baseline: String) throws -> GroupedReport {
+        let groups = groups.compactMap { group -> Group? in
+            var group = group
+            if group.users.values.contains(where: { $0.exposures <= 0 }) {
+                group.users = group.users.filter { $0.value.exposures > 0 }
+            }
+            return group.users.isEmpty ? nil : group
+        }
         guard groups.contains(where: { $0.model == .text(baseline) }) else {
             throw QueryError.notFound(name: "baseline", message: "baseline \(baseline) has no impression under these filters")
         }

@@ -16,6 +16,12 @@ public struct RatioEstimate: Sendable, Equatable {
             self.exposures = exposures
             self.dislikes = dislikes
         }
+
+        /// Adds another row's counts of the same user.
+        mutating func add(exposures: Int64, dislikes: Int64) {
+            self.exposures += exposures
+            self.dislikes += dislikes
+        }
     }
 
     /// The z of a two-sided 95 % interval.

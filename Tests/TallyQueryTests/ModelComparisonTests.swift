@@ -99,6 +99,22 @@ final class ModelComparisonTests: XCTestCase {
         XCTAssertEqual(rows[2][15], .null, "the baseline's own row")
     }
 
+    func testAUsersRowsInAGroupAddUpAndAUserWithNoExposureIsNoUser() throws {
+        var comparison = ModelComparison(grouping: DislikeGrouping(byModel: true, byPosition: false))
+        for (model, user, exposures, dislikes): (String, String, Int64, Int64) in [
+            ("v1", "a", 3, 1), ("v1", "a", 2, 0), ("v1", "b", 4, 1), ("v1", "c", 1, 0), ("v1", "c", -1, 0),
+            ("v2", "a", 2, 1), ("v2", "b", 0, 0), ("v3", "a", 0, 0),
+        ] {
+            comparison.add(model: .text(model), position: .null, user: user, exposures: exposures, dislikes: dislikes)
+        }
+        let rows = try comparison.report(baseline: "v1").rows
+        XCTAssertEqual(rows.map { Array($0[0..<4]) }, [
+            [.text("v1"), .int(2), .int(9), .int(2)],
+            [.text("v2"), .int(1), .int(2), .int(1)],
+        ], "v1: a (5, 1) and b; c's exposures add up to 0; v2: a only; v3: no user")
+        XCTAssertEqual(rows[1][14], .int(1), "a used both")
+    }
+
     func testCompareCountsUsersAsTheUnitAndComparesEachModelWithTheBaseline() throws {
         var lines: [String] = []
         // v1: users a (4 impressions, 1 dislike) and b (2, 0); v2: users b (3, 2) and c (1, 1).

@@ -67,10 +67,12 @@ extension SQLiteReports {
         var comparison = ModelComparison(grouping: grouping)
         let parameters = Self.scanParameters(comparison.grouping, user: user, filter: filter, byUser: true)
         let bySlices = user == nil  // the slices' counters are kept for all users together
-        try run(bySlices ? "dislike_rate_models" : "dislike_rate_scan", parameters) { row in
-            guard let user = row.text(6) else { return }
+        // compare_counts.sql answers (exposures, dislikes, user) in columns 2-4, dislike_rate_scan.sql in 2, 4 and 6.
+        let (dislikesAt, userAt) = bySlices ? (3, 4) : (4, 6)
+        try run(bySlices ? "compare_counts" : "dislike_rate_scan", parameters) { row in
+            guard let user = row.text(userAt) else { return }
             comparison.add(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)), user: user,
-                           exposures: row.int64(2), dislikes: row.int64(4))
+                           exposures: row.int64(2), dislikes: row.int64(dislikesAt))
         }
         try run(bySlices ? "compare_dates_models" : "compare_dates", parameters) { row in
             comparison.setDates(model: ReportValue(row.value(0)), position: ReportValue(row.value(1)),

@@ -8,7 +8,7 @@
 -- counters has all its events in one slice, which a filter keeps or leaves out whole, and in one
 -- (model, position), which every grouping puts in one group. The counters are read by their
 -- key's leading local date (an unbounded end as a date before or after every date).
--- :by_model, :by_position, :buckets, :by_user, :from, :to, :platform, :app_version  as in dislike_rate_scan.sql
+-- :by_model, :by_position, :buckets, :from, :to, :platform, :app_version  as in dislike_rate_scan.sql
 WITH buckets AS (
     SELECT json_extract(value, '$[0]') AS low, json_extract(value, '$[1]') AS high,
            json_extract(value, '$[2]') AS label, key AS ordinal
@@ -34,7 +34,7 @@ pairs AS (
     SELECT user_id, impression_id, model_info, feed_position, 0, feedback_type FROM final_reactions
 ),
 spanning AS (
-    SELECT model_info, position_group, user_id, 1 AS exposures, MAX(reaction) IS 'like' AS likes,
+    SELECT model_info, position_group, 1 AS exposures, MAX(reaction) IS 'like' AS likes,
            MAX(reaction) IS 'dislike' AS dislikes, MAX(exposed) = 0 AS feedback_only
     FROM (SELECT CASE WHEN :by_model THEN model_info END AS model_info,
                  CASE WHEN NOT :by_position THEN NULL
@@ -47,43 +47,42 @@ spanning AS (
 ),
 cells AS (
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END AS model_info, NULL AS feed_position,
-           CASE WHEN :by_user THEN user_id END AS user_id, SUM(exposed + feedback_only) AS exposures,
-           SUM(likes) AS likes, SUM(dislikes) AS dislikes, SUM(feedback_only) AS feedback_only
+           SUM(exposed + feedback_only) AS exposures, SUM(likes) AS likes, SUM(dislikes) AS dislikes,
+           SUM(feedback_only) AS feedback_only
     FROM model_user_days
     WHERE NOT :by_position AND (:from IS NOT NULL OR :to IS NOT NULL)
       AND local_date BETWEEN coalesce(:from, '0000-00-00') AND coalesce(:to, '9999-99-99')
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
-    GROUP BY 1, 3
+    GROUP BY 1
     UNION ALL
-    SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, NULL, CASE WHEN :by_user THEN user_id END,
-           exposed + feedback_only, likes, dislikes, feedback_only
+    SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, NULL, exposed + feedback_only, likes, dislikes, feedback_only
     FROM model_users
     WHERE NOT :by_position AND :from IS NULL AND :to IS NULL
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
     UNION ALL
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
-           CASE WHEN :by_user THEN user_id END, SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
+           SUM(exposed + feedback_only), SUM(likes), SUM(dislikes), SUM(feedback_only)
     FROM model_position_user_days
     WHERE :by_position AND (:from IS NOT NULL OR :to IS NOT NULL)
       AND local_date BETWEEN coalesce(:from, '0000-00-00') AND coalesce(:to, '9999-99-99')
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
-    GROUP BY 1, 2, 3
+    GROUP BY 1, 2
     UNION ALL
     SELECT CASE WHEN :by_model THEN nullif(model_info, X'') END, nullif(feed_position, X''),
-           CASE WHEN :by_user THEN user_id END, exposed + feedback_only, likes, dislikes, feedback_only
+           exposed + feedback_only, likes, dislikes, feedback_only
     FROM model_position_users
     WHERE :by_position AND :from IS NULL AND :to IS NULL
       AND (:platform IS NULL OR platform = :platform) AND (:app_version IS NULL OR app_version = :app_version)
 ),
 counted AS (
-    SELECT model_info, position_group, user_id, exposures, likes, dislikes, feedback_only FROM spanning
+    SELECT model_info, position_group, exposures, likes, dislikes, feedback_only FROM spanning
     UNION ALL
     SELECT model_info,
            CASE WHEN NOT :by_position THEN NULL
                 WHEN :buckets IS NULL THEN feed_position
                 ELSE (SELECT ordinal FROM buckets WHERE feed_position >= low AND (high IS NULL OR feed_position <= high)
                       ORDER BY ordinal LIMIT 1) END,
-           user_id, exposures, likes, dislikes, feedback_only
+           exposures, likes, dislikes, feedback_only
     FROM cells
 )
 SELECT model_info,
@@ -92,9 +91,8 @@ SELECT model_info,
        SUM(exposures) AS exposures,
        SUM(likes) AS likes,
        SUM(dislikes) AS dislikes,
-       SUM(feedback_only) AS feedback_without_exposure,
-       CASE WHEN :by_user THEN user_id END AS user_id
+       SUM(feedback_only) AS feedback_without_exposure
 FROM counted
-GROUP BY model_info, position_group, CASE WHEN :by_user THEN user_id END
+GROUP BY model_info, position_group
 HAVING SUM(exposures) > 0
 ORDER BY model_info IS NULL, model_info, position_group IS NULL, position_group;
