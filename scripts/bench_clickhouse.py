@@ -87,6 +87,7 @@ REPORTS = [
     ['dislike-rate'] + WINDOW,
     ['exposures', '--by', 'day'] + WINDOW,
     ['compare', '--baseline', 'rec-v12'],
+    ['compare', '--baseline', 'rec-v12', '--by', 'model,position'],
     ['compare', '--baseline', 'rec-v12'] + WINDOW,
 ]
 PER_USER = [['summary'], ['trend', '--days', '30'], ['heatmap', '--days', '365'], ['continue'], ['progress', 'm-00'],
